@@ -1,0 +1,161 @@
+/**
+ * The sdk's errors: one base class with a stable string `code`, and one subclass per kind of failure.
+ * Callers branch on `code` (or instanceof), never on message text. Every message passes through
+ * redact(), and no error keeps the request body, headers or a session string.
+ */
+import { inspect } from "node:util";
+import { redact, redactValue } from "./redact";
+
+/** Codes of failures that are not platform API errors (those carry the platform's own code). */
+export type SvcErrorCode =
+  | "INVALID_INPUT"
+  | "INVALID_RESPONSE"
+  | "HTTP_ERROR"
+  | "NETWORK_ERROR"
+  | "TIMEOUT"
+  | "ABORTED"
+  | "SESSION_ERROR"
+  | "CLIENT_CLOSED";
+
+export interface SvcErrorInit {
+  status?: number;
+  requestId?: string;
+  service?: string;
+  action?: string;
+  cause?: unknown;
+}
+
+const BRAND = Symbol.for("pulumi-svc.sdk.SvcError");
+
+export class SvcError extends Error {
+  /** Stable, machine-readable; platform errors carry the platform's code (e.g. APP_TOKEN_ID_NOT_FOUND). */
+  readonly code: string;
+  readonly status: number | undefined;
+  readonly requestId: string | undefined;
+  readonly service: string | undefined;
+  readonly action: string | undefined;
+  override readonly cause: unknown;
+
+  constructor(code: string, message: string, init: SvcErrorInit = {}) {
+    super(redact(message));
+    this.name = "SvcError";
+    this.code = code;
+    this.status = init.status;
+    this.requestId = init.requestId;
+    this.service = init.service;
+    this.action = init.action;
+    // A cause is kept only as a redacted summary: lower-level errors may hold request options.
+    this.cause = init.cause === undefined ? undefined : summarizeCause(init.cause);
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  static isSvcError(value: unknown): value is SvcError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return redactValue({
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      status: this.status,
+      requestId: this.requestId,
+      service: this.service,
+      action: this.action,
+    });
+  }
+
+  [inspect.custom](): string {
+    return `${this.name} [${this.code}]: ${this.message}`;
+  }
+}
+
+/** An error object answered by the platform (HTTP 200, objectType SvcAPIException). */
+export class SvcApiError extends SvcError {
+  readonly args: Record<string, unknown>;
+  readonly httpStatus: number;
+
+  constructor(
+    code: string,
+    message: string,
+    init: SvcErrorInit & { args?: Record<string, unknown> | unknown[]; httpStatus?: number } = {},
+  ) {
+    super(code, message, { ...init, status: init.httpStatus ?? 200 });
+    this.name = "SvcApiError";
+    this.httpStatus = init.httpStatus ?? 200;
+    // `args` is [] on the wire when empty; normalise to an object and drop secret-named keys.
+    const args = Array.isArray(init.args) || !init.args ? {} : init.args;
+    this.args = redactValue(args);
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), args: this.args, httpStatus: this.httpStatus };
+  }
+}
+
+/** Bad input caught before any call was made. */
+export class SvcValidationError extends SvcError {
+  constructor(message: string, init: SvcErrorInit = {}) {
+    super("INVALID_INPUT", message, init);
+    this.name = "SvcValidationError";
+  }
+}
+
+/** A response that is not what the contract says (missing field, not JSON, ...). */
+export class SvcResponseError extends SvcError {
+  constructor(message: string, init: SvcErrorInit = {}) {
+    super("INVALID_RESPONSE", message, init);
+    this.name = "SvcResponseError";
+  }
+}
+
+/** A non-2xx HTTP status that was not retried or whose retries ran out. */
+export class SvcHttpError extends SvcError {
+  /** Milliseconds the server asked us to wait (Retry-After), when it said so. */
+  readonly retryAfterMs: number | undefined;
+  constructor(status: number, message: string, init: SvcErrorInit & { retryAfterMs?: number } = {}) {
+    super("HTTP_ERROR", message, { ...init, status });
+    this.name = "SvcHttpError";
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/** The connection failed (refused, reset, DNS, socket closed). `errno` is the low-level code. */
+export class SvcNetworkError extends SvcError {
+  readonly errno: string | undefined;
+  constructor(message: string, init: SvcErrorInit & { errno?: string } = {}) {
+    super("NETWORK_ERROR", message, init);
+    this.name = "SvcNetworkError";
+    this.errno = init.errno;
+  }
+}
+
+export class SvcTimeoutError extends SvcError {
+  constructor(message: string, init: SvcErrorInit = {}) {
+    super("TIMEOUT", message, init);
+    this.name = "SvcTimeoutError";
+  }
+}
+
+export class SvcAbortError extends SvcError {
+  constructor(message: string, init: SvcErrorInit = {}) {
+    super("ABORTED", message, init);
+    this.name = "SvcAbortError";
+  }
+}
+
+/** Authentication could not produce a session (bad credentials, expired given ks, ...). */
+export class SvcSessionError extends SvcError {
+  constructor(message: string, init: SvcErrorInit = {}) {
+    super("SESSION_ERROR", message, init);
+    this.name = "SvcSessionError";
+  }
+}
+
+function summarizeCause(cause: unknown): { name?: string; code?: string; message: string } {
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    return { name: cause.name, code: typeof code === "string" ? code : undefined, message: redact(cause.message) };
+  }
+  return { message: redact(String(cause)) };
+}

@@ -1,0 +1,4 @@
+export { createTransport } from "./transport";
+export { TRANSPORT_DEFAULTS } from "./options";
+export type { CallOptions, Transport, TransportEvent, TransportOptions, TransportRequest, TransportResponse } from "./options";
+export { shouldRetry, parseRetryAfter, requestNotSent } from "./retryPolicy";
