@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Makes the Pulumi engine available: the `pulumi` CLI, the Node.js language host `pulumi-language-nodejs`, and the
+# dynamic provider host script `pulumi-resource-pulumi-nodejs`, all in one bin directory.
+#
+# The CLI's installer cannot download binaries here, so the engine is built from Pulumi's Go modules (wrapper
+# modules in scripts/pulumi-engine/) and cached outside the clone, keyed by version. A compatible `pulumi` already on
+# PATH (same version, with its language host beside it) is preferred.
+#
+# Prints progress on stderr and the bin directory as the last line of stdout; also records it in
+# node_modules/.pulumi-svc-engine so the tests, the demo and `npm run pulumi` find it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+say() { echo "[ensure-pulumi] $*" >&2; }
+
+version=$(sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' node_modules/@pulumi/pulumi/package.json | head -1)
+[ -n "$version" ] || { say "node_modules/@pulumi/pulumi is missing: run npm ci first"; exit 1; }
+pinned=$(grep -o 'pulumi/pkg/v3 v[0-9.]*' scripts/pulumi-engine/cli/go.mod | awk '{print $2}')
+[ "v$version" = "$pinned" ] || { say "@pulumi/pulumi is $version but scripts/pulumi-engine/cli/go.mod pins $pinned: keep them equal"; exit 1; }
+
+dynamic_host="$root/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+record() { # $1 = bin dir
+  mkdir -p node_modules
+  printf '%s\n' "$1" > node_modules/.pulumi-svc-engine
+  echo "$1"
+}
+
+# 1. A compatible engine already on PATH.
+if command -v pulumi >/dev/null 2>&1 && command -v pulumi-language-nodejs >/dev/null 2>&1; then
+  if [ "$(pulumi version 2>/dev/null)" = "v$version" ]; then
+    bin=$(dirname "$(command -v pulumi)")
+    if [ -x "$bin/pulumi-resource-pulumi-nodejs" ] || command -v pulumi-resource-pulumi-nodejs >/dev/null 2>&1; then
+      say "using pulumi v$version from PATH ($bin)"
+      record "$bin"; exit 0
+    fi
+  fi
+fi
+
+# 2. The cache, keyed by version (and by the wrapper modules' go.sum, so a change of dependencies rebuilds).
+cache_root=${PULUMI_SVC_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-svc/engine}
+key=$(cat scripts/pulumi-engine/cli/go.sum scripts/pulumi-engine/lang/go.sum | sha256sum | cut -c1-12)
+bin="$cache_root/v$version-$key/bin"
+if [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ] && [ "$("$bin/pulumi" version 2>/dev/null)" = "v$version" ]; then
+  [ -x "$bin/pulumi-resource-pulumi-nodejs" ] || install -m 755 "$dynamic_host" "$bin/pulumi-resource-pulumi-nodejs"
+  record "$bin"; exit 0
+fi
+
+# 3. Build from source.
+command -v go >/dev/null 2>&1 || { say "Go is needed to build the Pulumi engine (https://go.dev/dl), or put pulumi v$version on PATH"; exit 1; }
+say "building the Pulumi engine v$version from Go modules into $bin (a few minutes, once; later runs reuse it)"
+tmp="$bin.tmp.$$"
+rm -rf "$tmp"; mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+export CGO_ENABLED=0 GOFLAGS=-mod=mod
+ldflags="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version"
+start=$(date +%s)
+# go build downloads only the modules the build needs (`go mod download` would also try pruned ones the proxy lacks).
+say "downloading modules and compiling pulumi-language-nodejs"
+(cd scripts/pulumi-engine/lang && go build -trimpath -o "$tmp/pulumi-language-nodejs" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs) >&2
+say "compiling pulumi (the CLI; the longest step)"
+(cd scripts/pulumi-engine/cli && go build -trimpath -ldflags "$ldflags" -o "$tmp/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi) >&2 &
+build=$!
+while kill -0 "$build" 2>/dev/null; do sleep 15; kill -0 "$build" 2>/dev/null && say "still compiling pulumi ($(( $(date +%s) - start ))s)"; done
+wait "$build"
+got=$("$tmp/pulumi" version)
+[ "$got" = "v$version" ] || { say "built pulumi reports '$got', expected v$version"; exit 1; }
+# The dynamic provider host is a small script that resolves @pulumi/pulumi from the project it runs in: copied, it serves every clone.
+install -m 755 "$dynamic_host" "$tmp/pulumi-resource-pulumi-nodejs"
+rm -rf "$bin"; mv "$tmp" "$bin"; trap - EXIT
+say "built in $(( $(date +%s) - start ))s"
+record "$bin"

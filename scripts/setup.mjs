@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// One-stop set-up, run first by `npm test`, `npm run demo` and friends, so each works by itself on a fresh clone.
+// Runs on whatever `node` starts it (Node 20 before node_modules exists), so it stays plain ESM with no dependencies.
+//
+//   1. npm dependencies: `npm ci` when node_modules is missing or older than package-lock.json
+//   2. the build: tsc (incremental) into dist/, and the browser bundle
+//   3. the Pulumi engine (scripts/ensure-pulumi.sh), unless --no-engine
+//   4. Chromium for the browser test (scripts/ensure-chromium.sh), only with --browser
+// Each step is quick when there is nothing to do.
+import { execFileSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const args = new Set(process.argv.slice(2));
+const say = (msg) => process.stderr.write(`[setup] ${msg}\n`);
+const run = (cmd, argv, opts = {}) => execFileSync(cmd, argv, { cwd: root, stdio: ["ignore", "inherit", "inherit"], ...opts });
+const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
+
+// 1. Dependencies. npm writes node_modules/.package-lock.json on every install, so it tells whether the tree is current.
+const installed = join(root, "node_modules", ".package-lock.json");
+if (!existsSync(installed) || mtime(installed) < mtime(join(root, "package-lock.json"))) {
+  say("installing npm dependencies (npm ci)");
+  run("npm", ["ci", "--no-audit", "--no-fund"]);
+}
+
+// Everything after this runs on the project's own Node 22 from the `node` package.
+const node22 = join(root, "node_modules", ".bin", "node");
+const version = execFileSync(node22, ["--version"], { encoding: "utf8" }).trim();
+if (!/^v2[2-9]\.|^v[3-9]\d\./.test(version)) throw new Error(`node_modules/.bin/node is ${version}; the project needs Node 22+`);
+
+// 2. Build (incremental: a no-op build takes about a second).
+run(node22, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--incremental"]);
+const bundle = join(root, "scripts", "build-client-bundle.mjs");
+if (existsSync(bundle)) run(node22, [bundle]);
+
+// 3. The Pulumi engine.
+if (!args.has("--no-engine")) run("bash", [join(root, "scripts", "ensure-pulumi.sh")], { stdio: ["ignore", "ignore", "inherit"] });
+
+// 4. Chromium, for the test that loads the browser bundle.
+const chromium = join(root, "scripts", "ensure-chromium.sh");
+if (args.has("--browser") && existsSync(chromium)) run("bash", [chromium]);
