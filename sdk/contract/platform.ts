@@ -60,6 +60,9 @@ export const OBJECT_TYPES = {
   pager: "SvcFilterPager",
   exception: "SvcAPIException",
   notification: "SvcHttpNotification",
+  sessionInfo: "SvcSessionInfo",
+  widgetSession: "SvcStartWidgetSessionResponse",
+  mediaEntry: "SvcMediaEntry",
 } as const;
 
 export const PAGER = { defaultPageSize: 30, maxPageSize: 500, firstPageIndex: 1 } as const;
@@ -91,6 +94,8 @@ export const ErrorCode = z.enum([
   "SERVICE_DOES_NOT_EXISTS",
   "ACTION_DOES_NOT_EXISTS",
   "INTERNAL_SERVER_ERROR",
+  "INVALID_WIDGET_ID",
+  "ENTRY_ID_NOT_FOUND",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
@@ -184,6 +189,15 @@ export const AppTokenSession = z.looseObject({
 });
 export type AppTokenSession = z.infer<typeof AppTokenSession>;
 
+/** session.startWidgetSession's response: a widget ks, usable only for appToken.startSession. */
+export const StartWidgetSessionResponse = z.looseObject({
+  ks: z.string().min(1),
+  partnerId: z.number().int(),
+  userId: z.string().optional(),
+  objectType: z.literal(OBJECT_TYPES.widgetSession),
+});
+export type StartWidgetSessionResponse = z.infer<typeof StartWidgetSessionResponse>;
+
 // ---- event notification templates -------------------------------------------------------------
 
 export const EventNotificationTemplate = z.looseObject({
@@ -253,3 +267,12 @@ export const Notification = z.looseObject({
   objectType: z.literal(OBJECT_TYPES.notification),
 });
 export type Notification = z.infer<typeof Notification>;
+
+/** session.startWidgetSession's response (SvcStartWidgetSessionResponse on the real service). */
+export const WidgetSession = z.looseObject({
+  ks: z.string().min(1),
+  partnerId: z.number().int().optional(),
+  userId: z.string().optional(),
+  objectType: z.string().optional(),
+});
+export type WidgetSession = z.infer<typeof WidgetSession>;

@@ -24,7 +24,11 @@ export const TRANSPORT_DEFAULTS = {
   retryStatuses: [408, 429, 500, 502, 503, 504] as readonly number[],
 } as const;
 
-export type RetryTuning = Partial<Pick<typeof TRANSPORT_DEFAULTS, "baseDelayMs" | "maxDelayMs" | "maxRetryAfterMs">>;
+export interface RetryTuning {
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  maxRetryAfterMs?: number;
+}
 
 export type TransportEvent =
   | (EventBase & { type: "request" })

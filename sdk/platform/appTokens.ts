@@ -1,0 +1,89 @@
+/** Service `appToken`: thin methods that build (service, action, params) and call the shared request function. */
+import { z } from "zod";
+import {
+  AppToken,
+  AppTokenAddFields,
+  AppTokenFilter,
+  AppTokenListResponse,
+  AppTokenSession,
+  AppTokenUpdateFields,
+  OBJECT_TYPES,
+  Pager,
+  SessionTypeValue,
+} from "../contract/platform";
+import { paginate, type Paginated } from "../pagination";
+import type { CallOptions } from "../transport";
+import type { PlatformApi } from "./platformApi";
+import { validateInput } from "./validate";
+
+const SERVICE = "appToken";
+const Id = z.string().min(1, "must be a non-empty string");
+const VoidResponse = z.unknown();
+
+export const StartAppTokenSessionInput = z.strictObject({
+  id: Id,
+  tokenHash: z.string().regex(/^[0-9a-f]+$/, "must be lower-case hex"),
+  userId: z.string().optional(),
+  type: SessionTypeValue.optional(),
+  expiry: z.number().int().min(0).optional(),
+  sessionPrivileges: z.string().optional(),
+});
+export type StartAppTokenSessionInput = z.input<typeof StartAppTokenSessionInput>;
+
+export class AppTokens {
+  constructor(private readonly api: PlatformApi) {}
+
+  add(fields: AppTokenAddFields, options?: CallOptions): Promise<AppToken> {
+    const appToken = validateInput(z.strictObject(AppTokenAddFields.shape), fields, "appTokens.add");
+    return this.api.call(
+      { service: SERVICE, action: "add", params: { appToken: { objectType: OBJECT_TYPES.appToken, ...appToken } }, schema: AppToken },
+      options,
+    );
+  }
+
+  get(id: string, options?: CallOptions): Promise<AppToken> {
+    validateInput(Id, id, "appTokens.get: id");
+    return this.api.call({ service: SERVICE, action: "get", params: { id }, schema: AppToken }, options);
+  }
+
+  list(filter: AppTokenFilter = {}, pager: Pager = {}, options?: CallOptions): Promise<AppTokenListResponse> {
+    const f = validateInput(z.strictObject(AppTokenFilter.shape), filter, "appTokens.list: filter");
+    const p = validateInput(z.strictObject(Pager.shape), pager, "appTokens.list: pager");
+    return this.api.call(
+      {
+        service: SERVICE,
+        action: "list",
+        params: { filter: { objectType: OBJECT_TYPES.appTokenFilter, ...f }, pager: { objectType: OBJECT_TYPES.pager, ...p } },
+        schema: AppTokenListResponse,
+      },
+      options,
+    );
+  }
+
+  /** Every token matching `filter`, across all pages (fetched lazily). */
+  iterate(filter: AppTokenFilter = {}, options: CallOptions & { pageSize?: number } = {}): Paginated<AppToken> {
+    const { pageSize, ...callOptions } = options;
+    return paginate((pageIndex, size) => this.list(filter, { pageIndex, pageSize: size }, callOptions), pageSize);
+  }
+
+  update(id: string, fields: AppTokenUpdateFields, options?: CallOptions): Promise<AppToken> {
+    validateInput(Id, id, "appTokens.update: id");
+    const appToken = validateInput(z.strictObject(AppTokenUpdateFields.shape), fields, "appTokens.update");
+    return this.api.call(
+      { service: SERVICE, action: "update", params: { id, appToken: { objectType: OBJECT_TYPES.appToken, ...appToken } }, schema: AppToken },
+      options,
+    );
+  }
+
+  /** Revokes the token (status 3). A retried delete that finds the token gone counts as done. */
+  async delete(id: string, options?: CallOptions): Promise<void> {
+    validateInput(Id, id, "appTokens.delete: id");
+    await this.api.call({ service: SERVICE, action: "delete", params: { id }, schema: VoidResponse }, options);
+  }
+
+  /** Exchange a token for a session; `ks` is the (widget) session the tokenHash was computed with. */
+  startSession(input: StartAppTokenSessionInput, ks: string, options?: CallOptions): Promise<AppTokenSession> {
+    const params = validateInput(StartAppTokenSessionInput, input, "appTokens.startSession");
+    return this.api.call({ service: SERVICE, action: "startSession", params, schema: AppTokenSession, auth: { ks } }, options);
+  }
+}

@@ -1,0 +1,114 @@
+/** SvcClient: the public api_v3 client (app tokens, templates, sessions, multirequest) on one transport. */
+import { z } from "zod";
+import type { Dispatcher } from "undici";
+import { parseAuth, type ClientAuth } from "../auth/credentials";
+import { createSessionManager } from "../auth/sessionSource";
+import type { SessionHandle, SessionManager } from "../auth/sessionManager";
+import { createTransport, type CallOptions, type Transport, type TransportEvent } from "../transport";
+import type { RetryTuning } from "../transport/options";
+import { AppTokens } from "./appTokens";
+import { EventNotificationTemplates } from "./eventNotificationTemplates";
+import { multirequest, type MultiRequestEntry, type MultiRequestResult } from "./multirequest";
+import { PlatformApi } from "./platformApi";
+import { SessionService } from "./sessionService";
+import { validateInput } from "./validate";
+
+export interface SvcClientOptions {
+  /** The api_v3 root, e.g. https://host/api_v3 (a trailing slash is ignored). */
+  baseUrl: string;
+  /** Account id; a numeric string is accepted (stack config values are strings). */
+  partnerId: number | string;
+  auth: ClientAuth;
+  /** Overall deadline per call (all retries included); default 30000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt; default 3. */
+  maxRetries?: number;
+  /** Sockets to the platform; default 16. */
+  connections?: number;
+  /** Use this undici Dispatcher instead of the client's own Agent (tests: MockAgent). */
+  dispatcher?: Dispatcher;
+  /** Telemetry: request/response/retry/error events, never carrying secrets. */
+  onEvent?: (event: TransportEvent) => void;
+  /** Backoff tuning (tests use small delays). */
+  retry?: RetryTuning;
+}
+
+const Options = z.object({
+  baseUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://host/api_v3" }),
+  partnerId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/, "must be a positive integer").transform(Number)]),
+  auth: z.unknown(),
+  timeoutMs: z.number().int().positive().optional(),
+  maxRetries: z.number().int().min(0).max(20).optional(),
+  connections: z.number().int().positive().optional(),
+  dispatcher: z.custom<Dispatcher>((v) => typeof (v as Dispatcher | undefined)?.dispatch === "function", "must be an undici Dispatcher").optional(),
+  onEvent: z.custom<(event: TransportEvent) => void>((v) => typeof v === "function", "must be a function").optional(),
+  retry: z
+    .strictObject({ baseDelayMs: z.number().min(0).optional(), maxDelayMs: z.number().min(0).optional(), maxRetryAfterMs: z.number().min(0).optional() })
+    .optional(),
+});
+
+/** client.sessions: the managed session (start/end/current) and the raw session service. */
+export class ClientSessions {
+  constructor(
+    private readonly manager: SessionManager,
+    /** session.start / startWidgetSession / end on the wire, without caching. */
+    readonly service: SessionService,
+  ) {}
+
+  /** Start a fresh session now (replacing the cached one) and return it. */
+  start(options?: CallOptions): Promise<SessionHandle> {
+    return this.manager.start(options);
+  }
+
+  /** End the cached session (session.end); the next call starts a new one. */
+  end(options?: CallOptions): Promise<void> {
+    return this.manager.end(options);
+  }
+
+  /** The cached session, without any call; undefined before the first call. */
+  current(): SessionHandle | undefined {
+    return this.manager.handle();
+  }
+}
+
+export class SvcClient {
+  readonly partnerId: number;
+  readonly baseUrl: string;
+  readonly appTokens: AppTokens;
+  readonly templates: EventNotificationTemplates;
+  readonly sessions: ClientSessions;
+  private readonly api: PlatformApi;
+  private readonly transport: Transport;
+
+  constructor(options: SvcClientOptions) {
+    const parsed = validateInput(Options, options, "SvcClient");
+    const auth = parseAuth(options.auth);
+    this.partnerId = parsed.partnerId;
+    this.baseUrl = parsed.baseUrl.replace(/\/+$/, "");
+    this.transport = createTransport({
+      timeoutMs: parsed.timeoutMs,
+      maxRetries: parsed.maxRetries,
+      connections: parsed.connections,
+      dispatcher: parsed.dispatcher,
+      onEvent: parsed.onEvent,
+      retry: parsed.retry,
+    });
+    this.api = new PlatformApi(this.baseUrl, this.transport);
+    this.appTokens = new AppTokens(this.api);
+    this.templates = new EventNotificationTemplates(this.api);
+    const sessionService = new SessionService(this.api);
+    const manager = createSessionManager(auth, { partnerId: this.partnerId, sessions: sessionService, appTokens: this.appTokens });
+    this.api.attachSessions(manager);
+    this.sessions = new ClientSessions(manager, sessionService);
+  }
+
+  /** Several calls in one request; each slot is { ok: true, value } or { ok: false, error }. */
+  multirequest(entries: MultiRequestEntry[], options?: CallOptions): Promise<MultiRequestResult[]> {
+    return multirequest(this.api, entries, options);
+  }
+
+  /** Close the connections (the session is not ended: call sessions.end() first if you want that). */
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
