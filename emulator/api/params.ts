@@ -1,0 +1,86 @@
+/**
+ * Reads api_v3 parameters from the query string and the body (form-encoded, multipart or JSON) into one tree.
+ * Nested names are accepted as `a[b][c]` and `a:b:c` (multirequest uses `1:appToken[description]`); a name
+ * ending in `__null` sets that field to null. Body values win over the query string.
+ */
+import type { Context } from "hono";
+
+export type ParamValue = string | null | ParamTree;
+export interface ParamTree {
+  [key: string]: ParamValue;
+}
+
+const NULL_SUFFIX = "__null";
+
+export function keyPath(key: string): string[] {
+  return key
+    .replace(/\]/g, "")
+    .split(/[[:]/)
+    .filter((s) => s !== "");
+}
+
+export function setPath(tree: ParamTree, path: string[], value: string | null): void {
+  if (path.length === 0) return;
+  let node = tree;
+  for (const seg of path.slice(0, -1)) {
+    const next = node[seg];
+    if (next === undefined || next === null || typeof next === "string") node[seg] = {};
+    node = node[seg] as ParamTree;
+  }
+  let last = path[path.length - 1] as string;
+  if (last.endsWith(NULL_SUFFIX) && last.length > NULL_SUFFIX.length) {
+    last = last.slice(0, -NULL_SUFFIX.length);
+    value = null;
+  }
+  node[last] = value;
+}
+
+export function fromEntries(tree: ParamTree, entries: Iterable<[string, string]>): ParamTree {
+  for (const [k, v] of entries) setPath(tree, keyPath(k), v);
+  return tree;
+}
+
+/** JSON bodies: nested objects, with scalars turned into strings as a form body would carry them. */
+export function fromJson(tree: ParamTree, json: unknown, prefix: string[] = []): ParamTree {
+  if (json === null) {
+    setPath(tree, prefix, null);
+  } else if (typeof json === "object") {
+    for (const [k, v] of Object.entries(json as Record<string, unknown>)) fromJson(tree, v, [...prefix, ...keyPath(k)]);
+  } else if (json !== undefined) {
+    setPath(tree, prefix, typeof json === "boolean" ? (json ? "1" : "0") : String(json));
+  }
+  return tree;
+}
+
+export async function readParams(c: Context): Promise<ParamTree> {
+  const tree: ParamTree = {};
+  fromEntries(tree, new URL(c.req.url).searchParams);
+  if (c.req.method === "GET" || c.req.method === "HEAD") return tree;
+  const type = (c.req.header("content-type") ?? "").toLowerCase();
+  if (type.includes("multipart/form-data")) {
+    const form = await c.req.formData();
+    for (const [k, v] of form) if (typeof v === "string") setPath(tree, keyPath(k), v);
+    return tree;
+  }
+  const text = await c.req.text();
+  if (text.trim() === "") return tree;
+  if (type.includes("application/json") || /^\s*[{[]/.test(text)) {
+    try {
+      return fromJson(tree, JSON.parse(text));
+    } catch {
+      // not JSON after all: fall through to form decoding
+    }
+  }
+  return fromEntries(tree, new URLSearchParams(text));
+}
+
+/** A string leaf, or undefined when absent, null or a subtree. */
+export function leaf(tree: ParamTree, key: string): string | undefined {
+  const v = tree[key];
+  return typeof v === "string" ? v : undefined;
+}
+
+export function subtree(tree: ParamTree, key: string): ParamTree | undefined {
+  const v = tree[key];
+  return v !== null && typeof v === "object" ? v : undefined;
+}

@@ -1,0 +1,51 @@
+/**
+ * The api_v3 router: `/service/:service/action/:action`, `/service/:service` (multirequest) and the
+ * query-style `/?service=...&action=...`. Every API failure is HTTP 200 with the platform's error object.
+ */
+import { Hono, type Context } from "hono";
+import type { EmulatorContext } from "../context";
+import type { ServiceDefinition } from "./call";
+import { ApiDispatcher, type Outcome } from "./dispatch";
+import { leaf, readParams } from "./params";
+import { formatOf, omitNulls, toJson, toXml } from "./serialize";
+
+export function createApiV3Routes(ctx: EmulatorContext, services: ServiceDefinition[]): Hono {
+  const dispatcher = new ApiDispatcher(ctx, services);
+  const app = new Hono();
+
+  async function handle(c: Context, pathService?: string, pathAction?: string): Promise<Response> {
+    const started = performance.now();
+    const params = await readParams(c);
+    const service = pathService ?? leaf(params, "service") ?? "";
+    const format = formatOf(leaf(params, "format"));
+    const seconds = Number(((performance.now() - started) / 1000).toFixed(4));
+    if (service.toLowerCase() === "multirequest") {
+      const outcomes = await dispatcher.multirequest(params);
+      const body = outcomes.map(bodyOf);
+      return format === "json" ? json(c, JSON.stringify(omitNulls(body.map((b) => (b === undefined ? null : b))))) : xml(c, toXml(body, false, seconds));
+    }
+    const action = pathAction ?? leaf(params, "action") ?? "";
+    const outcome = await dispatcher.run(service, action, params);
+    if (format === "json") return json(c, toJson(bodyOf(outcome)));
+    return xml(c, toXml(bodyOf(outcome), !outcome.ok, seconds));
+  }
+
+  app.all("/service/:service/action/:action", (c) => handle(c, c.req.param("service"), c.req.param("action")));
+  app.all("/service/:service", (c) => handle(c, c.req.param("service")));
+  app.all("/", (c) => handle(c));
+  app.all("/index.php", (c) => handle(c));
+  return app;
+}
+
+function bodyOf(outcome: Outcome): unknown {
+  if (!outcome.ok) return outcome.error.toBody();
+  return outcome.result;
+}
+
+function json(c: Context, text: string): Response {
+  return c.body(text, 200, { "content-type": "application/json" });
+}
+
+function xml(c: Context, text: string): Response {
+  return c.body(text, 200, { "content-type": "text/xml; charset=utf-8" });
+}

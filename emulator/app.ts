@@ -1,0 +1,50 @@
+/**
+ * The emulator's Hono app: api_v3 (one service file per platform service), the control API, fault injection,
+ * and the one error handler that turns HttpError/ApiError into responses.
+ */
+import { Hono } from "hono";
+import type { ServiceDefinition } from "./api/call";
+import { createApiV3Routes } from "./api/routes";
+import type { EmulatorContext } from "./context";
+import { createControlRoutes } from "./control/routes";
+import { ApiError, HttpError } from "./errors";
+import { faultInjection } from "./middleware/faults";
+import { createAppTokenService } from "./platform/appToken";
+import { createEntryServices } from "./platform/entry";
+import { createEventNotificationTemplateService } from "./platform/eventNotificationTemplate";
+import { createSessionService } from "./platform/session";
+
+export function platformServices(ctx: EmulatorContext): ServiceDefinition[] {
+  return [
+    createSessionService(ctx),
+    createAppTokenService(ctx),
+    createEventNotificationTemplateService(ctx),
+    ...createEntryServices(ctx),
+  ];
+}
+
+export function createEmulatorApp(ctx: EmulatorContext): Hono {
+  const app = new Hono();
+
+  app.onError((err, c) => {
+    if (err instanceof HttpError) return c.json({ error: err.message }, err.status as 400, err.headers);
+    // api_v3 answers platform errors with HTTP 200 and the error object.
+    if (err instanceof ApiError) return c.json(err.toBody(), 200);
+    ctx.log(`unhandled error: ${(err as Error).message}`);
+    return c.json({ error: "internal error" }, 500);
+  });
+  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
+
+  // The control API is never subject to injected faults; everything else is.
+  app.route("/_emulator", createControlRoutes(ctx));
+  app.use("*", faultInjection(ctx.faults));
+
+  app.route("/api_v3", createApiV3Routes(ctx, platformServices(ctx)));
+
+  // ---- avatar APIs (emulator/avatar/, written by the avatar engineer) -------------------------------
+  // app.route("/avatar-api", createAvatarApiRoutes(ctx));
+  // app.route("/avatar-video", createAvatarVideoRoutes(ctx));
+  // ---- end of avatar APIs --------------------------------------------------------------------------
+
+  return app;
+}

@@ -1,0 +1,96 @@
+/**
+ * The EmulatorContext: built once per emulator and handed to every router factory. It owns the store,
+ * the clock, the seeded account, session checks, event delivery, faults and request stats.
+ */
+import { randomBytes, randomInt } from "node:crypto";
+import { RequestStats } from "./api/stats";
+import type { DeliveryOptions } from "./events/deliverer";
+import { Deliverer } from "./events/deliverer";
+import { EventNotifier } from "./events/notifier";
+import { FaultController, type FaultConfig } from "./middleware/faults";
+import { SessionManager } from "./sessions/sessionManager";
+import type { DatabaseSync } from "./store/quietSqlite";
+import { Store, type PartnerRow } from "./store/store";
+
+export type { SessionInfo } from "./sessions/sessionManager";
+
+export interface EmulatorOptions {
+  /** SQLite file holding the state; in-memory when absent. */
+  stateFile?: string;
+  /** Seeded account id; generated once (and persisted) when absent. */
+  partnerId?: number;
+  /** Seeded account admin secret; generated once (and persisted) when absent. */
+  adminSecret?: string;
+  faults?: FaultConfig;
+  delivery?: Partial<DeliveryOptions>;
+  /** No log lines on stdout. */
+  quiet?: boolean;
+  /** Milliseconds clock; injectable for tests of expiry. */
+  now?: () => number;
+}
+
+export interface EmulatorContext {
+  db: DatabaseSync;
+  store: Store;
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** The seeded account. */
+  partner: { partnerId: number; adminSecret: string };
+  sessions: SessionManager;
+  events: EventNotifier;
+  deliverer: Deliverer;
+  faults: FaultController;
+  stats: RequestStats;
+  log(line: string): void;
+  /** Adds another account (control API), for tests that need a second partner. */
+  createPartner(adminSecret?: string): PartnerRow;
+  close(): Promise<void>;
+}
+
+const SEED_KEY = "seedPartnerId";
+
+export function createEmulatorContext(opts: EmulatorOptions = {}): EmulatorContext {
+  const store = new Store(opts.stateFile ?? ":memory:");
+  const now = opts.now ?? Date.now;
+  const log = opts.quiet ? () => {} : (line: string) => console.log(`[svc-emulator] ${line}`);
+  const partner = seedPartner(store, opts, now);
+  const deliverer = new Deliverer(store, now, opts.delivery, log);
+  const ctx: EmulatorContext = {
+    db: store.db,
+    store,
+    now,
+    partner,
+    sessions: new SessionManager(store, now),
+    events: new EventNotifier(store, now, deliverer),
+    deliverer,
+    faults: new FaultController(opts.faults),
+    stats: new RequestStats(),
+    log,
+    createPartner(adminSecret = randomBytes(16).toString("hex")) {
+      let id = randomInt(100_000, 1_000_000);
+      while (store.getPartner(id)) id = randomInt(100_000, 1_000_000);
+      const row = { id, adminSecret, createdAt: Math.floor(now() / 1000) };
+      store.upsertPartner(row);
+      return row;
+    },
+    async close() {
+      await deliverer.close();
+      store.close();
+    },
+  };
+  deliverer.resumePending();
+  return ctx;
+}
+
+/** The seeded account: from options, else the one persisted in the state file, else a new one. */
+function seedPartner(store: Store, opts: EmulatorOptions, now: () => number): { partnerId: number; adminSecret: string } {
+  const storedId = store.getMeta(SEED_KEY);
+  const partnerId = opts.partnerId ?? (storedId !== undefined ? Number(storedId) : randomInt(100_000, 1_000_000));
+  const existing = store.getPartner(partnerId);
+  const adminSecret = opts.adminSecret ?? existing?.adminSecret ?? randomBytes(16).toString("hex");
+  store.transaction(() => {
+    store.upsertPartner({ id: partnerId, adminSecret, createdAt: existing?.createdAt ?? Math.floor(now() / 1000) });
+    store.setMeta(SEED_KEY, String(partnerId));
+  });
+  return { partnerId, adminSecret };
+}

@@ -1,0 +1,119 @@
+/**
+ * The control API under /_emulator (local only, no auth: it is the emulator's own test hook, like a
+ * LocalStack endpoint): account info, extra accounts, event triggers, the delivery log, faults and stats.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { EmulatorContext } from "../context";
+import { HttpError } from "../errors";
+import { EVENT_KEYS, isEventKey, sampleObject } from "../events/catalog";
+import { FaultConfig } from "../middleware/faults";
+import type { DeliveryRow } from "../store/store";
+
+const TriggerBody = z.object({
+  event: z.string(),
+  object: z.record(z.string(), z.unknown()).optional(),
+  partnerId: z.number().int().optional(),
+});
+
+async function jsonBody(req: Request): Promise<unknown> {
+  const text = await req.text();
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "body must be JSON");
+  }
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new HttpError(400, z.prettifyError(r.error));
+  return r.data;
+}
+
+/** The delivery log entry as the control API shows it (payload parsed; the signature is not shown). */
+export function deliveryView(d: DeliveryRow): Record<string, unknown> {
+  const payload = JSON.parse(d.payload) as Record<string, unknown>;
+  return {
+    id: d.id,
+    templateId: d.templateId,
+    partnerId: d.partnerId,
+    event: d.event,
+    jobId: d.jobId,
+    url: d.url,
+    state: d.state,
+    delivered: d.state === "delivered",
+    attempts: d.attempts,
+    statusCodes: d.attempts.map((a) => a.status ?? null),
+    payload,
+    createdAtMs: d.createdAt,
+    updatedAtMs: d.updatedAt,
+  };
+}
+
+export function createControlRoutes(ctx: EmulatorContext): Hono {
+  const app = new Hono();
+
+  app.get("/health", (c) => c.json({ ok: true }));
+
+  /** The seeded account, credential included: it is the emulator's own local dev key (the CLI prints it too). */
+  app.get("/account", (c) => c.json({ partnerId: ctx.partner.partnerId, adminSecret: ctx.partner.adminSecret }));
+
+  app.post("/partners", async (c) => {
+    const body = parse(z.object({ adminSecret: z.string().min(8).optional() }), await jsonBody(c.req.raw));
+    const p = ctx.createPartner(body.adminSecret);
+    return c.json({ partnerId: p.id, adminSecret: p.adminSecret }, 201);
+  });
+
+  app.get("/events", (c) => c.json({ events: EVENT_KEYS }));
+
+  app.post("/trigger", async (c) => {
+    const body = parse(TriggerBody, await jsonBody(c.req.raw));
+    if (!isEventKey(body.event)) throw new HttpError(400, `unknown event "${body.event}"; expected one of ${EVENT_KEYS.join(", ")}`);
+    const partnerId = body.partnerId ?? ctx.partner.partnerId;
+    if (!ctx.store.getPartner(partnerId)) throw new HttpError(404, `no account ${partnerId}`);
+    const object = body.object ?? sampleObject(body.event, partnerId, Math.floor(ctx.now() / 1000));
+    return c.json(ctx.events.raise(partnerId, body.event, object), 202);
+  });
+
+  app.get("/deliveries", (c) => {
+    const q = c.req.query();
+    const rows = ctx.store.listDeliveries({
+      ...(q.templateId ? { templateId: q.templateId } : {}),
+      ...(q.partnerId ? { partnerId: Number(q.partnerId) } : {}),
+      ...(q.state ? { state: q.state } : {}),
+    });
+    return c.json({ deliveries: rows.map(deliveryView) });
+  });
+
+  /** Waits until no delivery is scheduled or running (bounded by timeoutMs, default 10 s). */
+  app.post("/deliveries/wait", async (c) => {
+    const timeoutMs = Math.min(Number(c.req.query("timeoutMs") ?? 10_000) || 10_000, 120_000);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      ctx.deliverer.idle().then(() => false),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    return c.json({ idle: !timedOut, pending: ctx.store.listDeliveries({ state: "pending" }).length });
+  });
+
+  app.get("/faults", (c) => c.json(ctx.faults.get()));
+  app.post("/faults", async (c) => {
+    ctx.faults.set(parse(FaultConfig, await jsonBody(c.req.raw)));
+    return c.json(ctx.faults.get());
+  });
+  app.delete("/faults", (c) => {
+    ctx.faults.set({});
+    return c.json(ctx.faults.get());
+  });
+
+  app.get("/stats", (c) => c.json(ctx.stats.snapshot()));
+  app.post("/stats/reset", (c) => {
+    ctx.stats.reset();
+    return c.json({});
+  });
+
+  return app;
+}

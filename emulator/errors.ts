@@ -1,0 +1,73 @@
+/**
+ * The emulator's two error classes. `ApiError` is a platform error: api_v3 answers it with HTTP 200 and the
+ * real error object. `HttpError` is a transport-level failure (control API misuse, injected faults).
+ * Both become a Response in one place (see app.ts `onError` and api/dispatch.ts for the api_v3 body).
+ * Messages never carry secrets: callers pass ids, never ks strings or secrets.
+ */
+import type { ErrorCode } from "../sdk/contract/platform";
+
+export type ApiErrorArgs = Record<string, string | number>;
+
+export class ApiError extends Error {
+  readonly code: ErrorCode | string;
+  readonly args: ApiErrorArgs;
+  constructor(code: ErrorCode | string, message: string, args: ApiErrorArgs = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.args = args;
+  }
+
+  /** The platform's error object: `args` is `[]` when empty, as the real service sends it. */
+  toBody(): { code: string; message: string; objectType: "SvcAPIException"; args: ApiErrorArgs | [] } {
+    return {
+      code: this.code,
+      message: this.message,
+      objectType: "SvcAPIException",
+      args: Object.keys(this.args).length > 0 ? this.args : [],
+    };
+  }
+}
+
+export class HttpError extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  constructor(status: number, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = "HttpError";
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+// ---- constructors for the codes used in several services ---------------------------------------
+
+export const missingParameter = (name: string): ApiError =>
+  new ApiError("MISSING_MANDATORY_PARAMETER", `Missing parameter "${name}"`, { PARAM_NAME: name });
+
+export const invalidEnum = (value: string, name: string, enumName: string): ApiError =>
+  new ApiError("INVALID_ENUM_VALUE", `Invalid enumeration value "${value}" for parameter "${name}", expected ${enumName}`, {
+    VALUE: value,
+    PARAM_NAME: name,
+    ENUM: enumName,
+  });
+
+export const invalidField = (name: string, expectation: string): ApiError =>
+  new ApiError("INVALID_FIELD_VALUE", `Invalid value for field "${name}": ${expectation}`, { FIELD_NAME: name });
+
+export const notUpdatable = (propName: string): ApiError =>
+  new ApiError("PROPERTY_VALIDATION_NOT_UPDATABLE", `Property "${propName}" cannot be updated`, { PROP_NAME: propName });
+
+export const cannotBeNull = (propName: string): ApiError =>
+  new ApiError("PROPERTY_VALIDATION_CANNOT_BE_NULL", `Property "${propName}" cannot be null`, { PROP_NAME: propName });
+
+export const minLength = (propName: string, min: number): ApiError =>
+  new ApiError("PROPERTY_VALIDATION_MIN_LENGTH", `Property "${propName}" must have a minimum length of ${min} characters`, {
+    PROP_NAME: propName,
+    MIN_LENGTH: min,
+  });
+
+export const forbidden = (service: string, action: string): ApiError =>
+  new ApiError("SERVICE_FORBIDDEN", `The access to service [${service}->${action}] is forbidden`, {
+    SERVICE: `${service}->${action}`,
+  });

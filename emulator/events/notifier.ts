@@ -1,0 +1,78 @@
+/**
+ * Raises catalog events: every ACTIVE HTTP template of the account that matches the event gets one delivery
+ * job (a Notification body, signed once with the template's signing secret). Jobs are committed in one
+ * transaction, then handed to the Deliverer, which sends them in the background.
+ */
+import { createHash } from "node:crypto";
+import { OBJECT_TYPES, TemplateStatus, TemplateType, type Notification } from "../../sdk/contract/platform";
+import type { Store } from "../store/store";
+import { EVENTS, type EventKey, type TemplateRecord } from "./catalog";
+import type { Deliverer } from "./deliverer";
+
+const ALGOS: Record<number, string> = { 1: "sha1", 2: "sha256", 3: "sha512" };
+
+/** hex hash(signSecret + body); SHA256 unless the template asks for another secureHashingAlgo. */
+export function signPayload(secret: string, body: string, secureHashingAlgo: number | undefined): string {
+  return createHash(ALGOS[secureHashingAlgo ?? 2] ?? "sha256").update(secret + body).digest("hex");
+}
+
+export interface RaisedEvent {
+  event: EventKey;
+  partnerId: number;
+  /** Ids of the delivery jobs created (one per matching active template). */
+  deliveryIds: number[];
+  jobIds: number[];
+}
+
+export class EventNotifier {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+    private readonly deliverer: Deliverer,
+  ) {}
+
+  raise(partnerId: number, event: EventKey, object: Record<string, unknown>): RaisedEvent {
+    const e = EVENTS[event];
+    const templates = this.store
+      .listDocs<TemplateRecord>("template", partnerId)
+      .filter((t) => t.status === TemplateStatus.ACTIVE && t.type === TemplateType.HTTP && t.eventType === e.eventType && t.eventObjectType === e.eventObjectType && t.url);
+    const partner = this.store.getPartner(partnerId);
+    const nowMs = this.now();
+    const created = this.store.transaction(() =>
+      templates.map((t) => {
+        const jobId = this.store.nextSeq("notificationJob", 1);
+        const notification: Notification = {
+          object: { objectType: e.objectType, ...object },
+          eventType: e.eventType,
+          eventObjectType: e.eventObjectType,
+          eventNotificationJobId: jobId,
+          templateId: t.id,
+          templateName: t.name,
+          ...(t.systemName ? { templateSystemName: t.systemName } : {}),
+          partnerId,
+          objectType: OBJECT_TYPES.notification,
+        };
+        const payload = JSON.stringify(notification);
+        // Without a signing secret of its own, the template signs with the account's admin secret.
+        const secret = t.signSecret || partner?.adminSecret || "";
+        const row = {
+          partnerId,
+          templateId: t.id,
+          jobId,
+          event,
+          url: t.url ?? "",
+          payload,
+          signature: signPayload(secret, payload, t.secureHashingAlgo),
+          state: "pending" as const,
+          attempts: [],
+          nextAttemptAt: nowMs,
+          createdAt: nowMs,
+          updatedAt: nowMs,
+        };
+        return { ...row, id: this.store.insertDelivery(row) };
+      }),
+    );
+    for (const row of created) this.deliverer.schedule(row);
+    return { event, partnerId, deliveryIds: created.map((r) => r.id), jobIds: created.map((r) => r.jobId) };
+  }
+}

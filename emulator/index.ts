@@ -1,0 +1,76 @@
+/**
+ * startEmulator(opts): the platform on localhost (api_v3, control API, and the avatar APIs once mounted).
+ * createEmulatorApp(ctx) gives the bare Hono app for `app.request` tests without a socket.
+ */
+import { serve, type ServerType } from "@hono/node-server";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Hono } from "hono";
+import { createEmulatorApp } from "./app";
+import { createEmulatorContext, type EmulatorContext, type EmulatorOptions } from "./context";
+
+export { createEmulatorApp, platformServices } from "./app";
+export { createEmulatorContext } from "./context";
+export type { EmulatorContext, EmulatorOptions, SessionInfo } from "./context";
+export { ApiError, HttpError } from "./errors";
+export type { FaultConfig } from "./middleware/faults";
+export type { DeliveryOptions } from "./events/deliverer";
+export { EVENT_KEYS, SYSTEM_TEMPLATES } from "./events/catalog";
+
+export interface StartEmulatorOptions extends EmulatorOptions {
+  /** 0 (default) picks any free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+}
+
+export interface RunningEmulator {
+  /** http://HOST:PORT/api_v3 */
+  baseUrl: string;
+  avatarApiUrl: string;
+  avatarVideoUrl: string;
+  /** http://HOST:PORT/_emulator */
+  controlUrl: string;
+  port: number;
+  partnerId: number;
+  adminSecret: string;
+  app: Hono;
+  ctx: EmulatorContext;
+  close(): Promise<void>;
+}
+
+export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<RunningEmulator> {
+  const ctx = createEmulatorContext(opts);
+  const app = createEmulatorApp(ctx);
+  const host = opts.host ?? "127.0.0.1";
+  let server: ServerType;
+  const port = await new Promise<number>((resolve, reject) => {
+    server = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: host }, (info: AddressInfo) => resolve(info.port));
+    server.once("error", reject);
+  });
+  const http = server! as Server;
+  http.keepAliveTimeout = 5_000;
+  const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: `${origin}/api_v3`,
+    avatarApiUrl: `${origin}/avatar-api`,
+    avatarVideoUrl: `${origin}/avatar-video`,
+    controlUrl: `${origin}/_emulator`,
+    port,
+    partnerId: ctx.partner.partnerId,
+    adminSecret: ctx.partner.adminSecret,
+    app,
+    ctx,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          http.close(() => resolve());
+          http.closeAllConnections();
+        });
+        await ctx.close();
+      })();
+      return closing;
+    },
+  };
+}

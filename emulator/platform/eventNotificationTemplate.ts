@@ -1,0 +1,183 @@
+/**
+ * Service `eventnotification_eventnotificationtemplate`: listTemplates (the partner-0 catalog), clone, get, list,
+ * update, updateStatus and delete (soft, status 3). Every action needs an ADMIN session with `disableentitlement`.
+ * signSecret is returned to the account admin only (app-token sessions do not see it), like app token values.
+ */
+import {
+  HttpTemplateUpdateFields,
+  OBJECT_TYPES,
+  TemplateStatus,
+  TemplateType,
+  type EventNotificationTemplate,
+} from "../../sdk/contract/platform";
+import { ApiCall, type ServiceDefinition } from "../api/call";
+import { paginate } from "../api/pager";
+import type { EmulatorContext, SessionInfo } from "../context";
+import { ApiError, cannotBeNull, invalidEnum, invalidField, minLength } from "../errors";
+import { SYSTEM_TEMPLATES, type TemplateRecord } from "../events/catalog";
+
+const PRIVILEGE = "disableentitlement";
+const KIND_OF: Record<string, string> = { [OBJECT_TYPES.httpTemplate]: TemplateType.HTTP, [OBJECT_TYPES.emailTemplate]: TemplateType.EMAIL };
+
+const notFound = (id: string): ApiError =>
+  new ApiError("EVENT_NOTIFICATION_TEMPLATE_NOT_FOUND", `Event notification template id [${id}] not found`, { ID: id });
+
+function view(t: TemplateRecord, s: SessionInfo): EventNotificationTemplate {
+  const { event: _event, signSecret, ...rest } = t;
+  return signSecret !== undefined && ApiCall.isAccountAdmin(s) ? { ...rest, signSecret } : rest;
+}
+
+export function createEventNotificationTemplateService(ctx: EmulatorContext): ServiceDefinition {
+  const nowSec = (): number => Math.floor(ctx.now() / 1000);
+  const own = (partnerId: number): TemplateRecord[] => ctx.store.listDocs<TemplateRecord>("template", partnerId);
+
+  function findOwn(partnerId: number, id: string): TemplateRecord {
+    const t = ctx.store.getDoc<TemplateRecord>("template", id);
+    if (!t || t.partnerId !== partnerId || t.status === TemplateStatus.DELETED) throw notFound(id);
+    return t;
+  }
+
+  function assertUniqueSystemName(partnerId: number, systemName: string | undefined, exceptId?: string): void {
+    if (!systemName) return;
+    const clash = own(partnerId).some((t) => t.id !== exceptId && t.status !== TemplateStatus.DELETED && t.systemName === systemName);
+    if (clash) {
+      throw new ApiError("EVENT_NOTIFICATION_TEMPLATE_DUPLICATE_SYSTEM_NAME", `Event notification template system name [${systemName}] already exists`, { NAME: systemName });
+    }
+  }
+
+  /** Applies clone/update fields to a record, validating each; nulls clear optional fields. */
+  function apply(call: ApiCall, t: TemplateRecord): void {
+    const className = t.objectType;
+    const { fields, nulls } = call.parseObject("eventNotificationTemplate", className, HttpTemplateUpdateFields, false);
+    for (const k of nulls) {
+      if (k === "name" || k === "url") throw cannotBeNull(`${className}::${k}`);
+      if (k === "systemName" || k === "description" || k === "signSecret") delete t[k];
+    }
+    if (fields.name !== undefined) {
+      if (fields.name.length < 3) throw minLength(`${className}::name`, 3);
+      t.name = fields.name;
+    }
+    if (fields.systemName !== undefined) t.systemName = fields.systemName;
+    if (fields.description !== undefined) t.description = fields.description;
+    if (t.type === TemplateType.HTTP) {
+      if (fields.url !== undefined) t.url = checkUrl(fields.url, className);
+      if (fields.method !== undefined) t.method = inRange(fields.method, 1, 4, "method", "SvcHttpNotificationMethod");
+      if (fields.signSecret !== undefined) t.signSecret = fields.signSecret;
+      if (fields.secureHashingAlgo !== undefined) {
+        t.secureHashingAlgo = inRange(fields.secureHashingAlgo, 1, 3, "secureHashingAlgo", "SvcSecureHashingAlgo");
+      }
+    }
+  }
+
+  function listTemplates(call: ApiCall): Record<string, unknown> {
+    const s = call.admin(PRIVILEGE);
+    const items = SYSTEM_TEMPLATES.filter(matchesFilter(call, true));
+    const page = paginate(call, items);
+    return { objects: page.objects.map((t) => view(t, s)), totalCount: page.totalCount, objectType: OBJECT_TYPES.templateList };
+  }
+
+  function clone(call: ApiCall): EventNotificationTemplate {
+    const s = call.admin(PRIVILEGE);
+    const id = call.str("id");
+    const source = SYSTEM_TEMPLATES.find((t) => t.id === id) ?? findOwn(s.partnerId, id);
+    const wanted = call.object("eventNotificationTemplate")?.objectType;
+    const targetKind = typeof wanted === "string" && wanted !== "" ? KIND_OF[wanted] : source.type;
+    if (targetKind === undefined) throw invalidEnum(String(wanted), "eventNotificationTemplate:objectType", "SvcEventNotificationTemplate");
+    if (targetKind !== source.type) {
+      throw new ApiError("EVENT_NOTIFICATION_WRONG_TYPE", `Wrong event notification template type: template [${id}] is ${source.type}, not ${targetKind}`, { ID: id, TYPE: source.type });
+    }
+    const now = nowSec();
+    const { systemName: _inherited, ...base } = structuredClone(source);
+    const t: TemplateRecord = { ...base, id: "", partnerId: s.partnerId, status: TemplateStatus.DISABLED, createdAt: now, updatedAt: now };
+    apply(call, t);
+    if (t.type === TemplateType.HTTP && !t.url) throw cannotBeNull(`${t.objectType}::url`);
+    assertUniqueSystemName(s.partnerId, t.systemName);
+    t.id = String(ctx.store.nextSeq("template", 1001));
+    ctx.store.putDoc("template", t.id, t.partnerId, t);
+    return view(t, s);
+  }
+
+  function get(call: ApiCall): EventNotificationTemplate {
+    const s = call.admin(PRIVILEGE);
+    const id = call.str("id");
+    return view(SYSTEM_TEMPLATES.find((t) => t.id === id) ?? findOwn(s.partnerId, id), s);
+  }
+
+  function list(call: ApiCall): Record<string, unknown> {
+    const s = call.admin(PRIVILEGE);
+    const items = own(s.partnerId)
+      .filter(matchesFilter(call, false))
+      .sort((a, b) => Number(b.id) - Number(a.id));
+    const page = paginate(call, items);
+    return { objects: page.objects.map((t) => view(t, s)), totalCount: page.totalCount, objectType: OBJECT_TYPES.templateList };
+  }
+
+  function update(call: ApiCall): EventNotificationTemplate {
+    const s = call.admin(PRIVILEGE);
+    const t = findOwn(s.partnerId, call.str("id"));
+    const wanted = call.object("eventNotificationTemplate")?.objectType;
+    if (typeof wanted === "string" && wanted !== "" && KIND_OF[wanted] !== t.type) {
+      throw new ApiError("EVENT_NOTIFICATION_WRONG_TYPE", `Wrong event notification template type: template [${t.id}] is ${t.type}`, { ID: t.id, TYPE: t.type });
+    }
+    apply(call, t);
+    assertUniqueSystemName(s.partnerId, t.systemName, t.id);
+    t.updatedAt = nowSec();
+    ctx.store.putDoc("template", t.id, t.partnerId, t);
+    return view(t, s);
+  }
+
+  function updateStatus(call: ApiCall): EventNotificationTemplate {
+    const s = call.admin(PRIVILEGE);
+    const t = findOwn(s.partnerId, call.str("id"));
+    const status = call.int("status");
+    if (status !== TemplateStatus.ACTIVE && status !== TemplateStatus.DISABLED) {
+      throw invalidEnum(String(status), "status", "SvcEventNotificationTemplateStatus");
+    }
+    t.status = status;
+    t.updatedAt = nowSec();
+    ctx.store.putDoc("template", t.id, t.partnerId, t);
+    return view(t, s);
+  }
+
+  function del(call: ApiCall): undefined {
+    const s = call.admin(PRIVILEGE);
+    const t = findOwn(s.partnerId, call.str("id"));
+    t.status = TemplateStatus.DELETED;
+    t.updatedAt = nowSec();
+    ctx.store.putDoc("template", t.id, t.partnerId, t);
+    return undefined;
+  }
+
+  return {
+    name: "eventnotification_eventnotificationtemplate",
+    actions: { listTemplates, clone, get, list, update, updateStatus, delete: del },
+  };
+}
+
+/** filter[typeEqual|statusEqual|idEqual|systemNameEqual]; the account's deleted templates only when asked for. */
+function matchesFilter(call: ApiCall, system: boolean): (t: TemplateRecord) => boolean {
+  const f = call.object("filter") ?? {};
+  const str = (k: string): string | undefined => (typeof f[k] === "string" && f[k] !== "" ? (f[k] as string) : undefined);
+  const [type, status, id, systemName] = [str("typeEqual"), str("statusEqual"), str("idEqual"), str("systemNameEqual")];
+  return (t) =>
+    (type === undefined || t.type === type) &&
+    (status !== undefined ? String(t.status) === status : system || t.status !== TemplateStatus.DELETED) &&
+    (id === undefined || t.id === id) &&
+    (systemName === undefined || t.systemName === systemName);
+}
+
+function checkUrl(url: string, className: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalidField(`${className}::url`, "expected an absolute http(s) URL");
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw invalidField(`${className}::url`, "expected an http(s) URL");
+  return url;
+}
+
+function inRange(value: number, min: number, max: number, field: string, enumName: string): number {
+  if (!Number.isInteger(value) || value < min || value > max) throw invalidEnum(String(value), `eventNotificationTemplate:${field}`, enumName);
+  return value;
+}

@@ -1,0 +1,199 @@
+/**
+ * Durable state of the emulator: one SQLite file (or :memory:). Every acknowledged write is committed
+ * before the API answers (WAL journal, synchronous=FULL), so a kill -9 loses nothing acknowledged.
+ * Objects (app tokens, templates, entries) are JSON documents keyed by (kind, id); the emulator holds
+ * few of them, so filtering happens in code.
+ */
+import { DatabaseSync } from "./quietSqlite";
+
+export type DocKind = "appToken" | "template" | "entry";
+
+export interface PartnerRow {
+  id: number;
+  adminSecret: string;
+  createdAt: number;
+}
+
+export interface DeliveryAttempt {
+  /** Unix milliseconds. */
+  atMs: number;
+  status?: number;
+  error?: string;
+  durationMs: number;
+}
+
+export interface DeliveryRow {
+  id: number;
+  partnerId: number;
+  templateId: string;
+  jobId: number;
+  event: string;
+  url: string;
+  payload: string;
+  /** Value of the signature header, fixed when the job is created. */
+  signature: string;
+  state: "pending" | "delivered" | "failed";
+  attempts: DeliveryAttempt[];
+  nextAttemptAt: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS partners (id INTEGER PRIMARY KEY, admin_secret TEXT NOT NULL, created_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS docs (
+  kind TEXT NOT NULL, id TEXT NOT NULL, partner_id INTEGER NOT NULL, data TEXT NOT NULL,
+  PRIMARY KEY (kind, id));
+CREATE INDEX IF NOT EXISTS docs_partner ON docs (kind, partner_id);
+CREATE TABLE IF NOT EXISTS sequences (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS ended_sessions (ks_hash TEXT PRIMARY KEY, expiry INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS deliveries (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, partner_id INTEGER NOT NULL, template_id TEXT NOT NULL,
+  job_id INTEGER NOT NULL, event TEXT NOT NULL, url TEXT NOT NULL, payload TEXT NOT NULL, signature TEXT NOT NULL,
+  state TEXT NOT NULL, attempts TEXT NOT NULL, next_attempt_at INTEGER NOT NULL,
+  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS deliveries_template ON deliveries (template_id);
+`;
+
+type Row = Record<string, unknown>;
+
+export class Store {
+  readonly db: DatabaseSync;
+
+  constructor(file: string = ":memory:") {
+    this.db = new DatabaseSync(file);
+    if (file !== ":memory:") this.db.exec("PRAGMA journal_mode = WAL");
+    this.db.exec("PRAGMA synchronous = FULL");
+    this.db.exec("PRAGMA busy_timeout = 5000");
+    this.db.exec(SCHEMA);
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+
+  /** Runs fn in one transaction: all of its writes commit together or none do. */
+  transaction<T>(fn: () => T): T {
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      const result = fn();
+      this.db.exec("COMMIT");
+      return result;
+    } catch (err) {
+      this.db.exec("ROLLBACK");
+      throw err;
+    }
+  }
+
+  // ---- meta and partners ----------------------------------------------------------------------
+
+  getMeta(key: string): string | undefined {
+    const row = this.db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as Row | undefined;
+    return row ? String(row.value) : undefined;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+  }
+
+  getPartner(id: number): PartnerRow | undefined {
+    const row = this.db.prepare("SELECT * FROM partners WHERE id = ?").get(id) as Row | undefined;
+    return row ? { id: Number(row.id), adminSecret: String(row.admin_secret), createdAt: Number(row.created_at) } : undefined;
+  }
+
+  upsertPartner(p: PartnerRow): void {
+    this.db
+      .prepare("INSERT INTO partners (id, admin_secret, created_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET admin_secret = excluded.admin_secret")
+      .run(p.id, p.adminSecret, p.createdAt);
+  }
+
+  // ---- documents ------------------------------------------------------------------------------
+
+  putDoc<T extends object>(kind: DocKind, id: string, partnerId: number, doc: T): void {
+    this.db
+      .prepare("INSERT INTO docs (kind, id, partner_id, data) VALUES (?, ?, ?, ?) ON CONFLICT(kind, id) DO UPDATE SET data = excluded.data")
+      .run(kind, id, partnerId, JSON.stringify(doc));
+  }
+
+  getDoc<T>(kind: DocKind, id: string): T | undefined {
+    const row = this.db.prepare("SELECT data FROM docs WHERE kind = ? AND id = ?").get(kind, id) as Row | undefined;
+    return row ? (JSON.parse(String(row.data)) as T) : undefined;
+  }
+
+  listDocs<T>(kind: DocKind, partnerId: number): T[] {
+    const rows = this.db.prepare("SELECT data FROM docs WHERE kind = ? AND partner_id = ?").all(kind, partnerId) as Row[];
+    return rows.map((r) => JSON.parse(String(r.data)) as T);
+  }
+
+  /** Next value of a named counter (durable, so ids never repeat across restarts). */
+  nextSeq(name: string, start: number): number {
+    const row = this.db
+      .prepare(
+        "INSERT INTO sequences (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
+      )
+      .get(name, start) as Row;
+    return Number(row.value);
+  }
+
+  // ---- ended sessions -------------------------------------------------------------------------
+
+  endSession(ksHash: string, expiry: number): void {
+    this.db.prepare("INSERT OR IGNORE INTO ended_sessions (ks_hash, expiry) VALUES (?, ?)").run(ksHash, expiry);
+  }
+
+  isSessionEnded(ksHash: string): boolean {
+    return this.db.prepare("SELECT 1 AS x FROM ended_sessions WHERE ks_hash = ?").get(ksHash) !== undefined;
+  }
+
+  // ---- deliveries -----------------------------------------------------------------------------
+
+  insertDelivery(d: Omit<DeliveryRow, "id">): number {
+    const row = this.db
+      .prepare(
+        `INSERT INTO deliveries (partner_id, template_id, job_id, event, url, payload, signature, state, attempts, next_attempt_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      )
+      .get(d.partnerId, d.templateId, d.jobId, d.event, d.url, d.payload, d.signature, d.state, JSON.stringify(d.attempts), d.nextAttemptAt, d.createdAt, d.updatedAt) as Row;
+    return Number(row.id);
+  }
+
+  updateDelivery(d: DeliveryRow): void {
+    this.db
+      .prepare("UPDATE deliveries SET state = ?, attempts = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?")
+      .run(d.state, JSON.stringify(d.attempts), d.nextAttemptAt, d.updatedAt, d.id);
+  }
+
+  getDelivery(id: number): DeliveryRow | undefined {
+    const row = this.db.prepare("SELECT * FROM deliveries WHERE id = ?").get(id) as Row | undefined;
+    return row ? toDelivery(row) : undefined;
+  }
+
+  listDeliveries(filter: { templateId?: string; partnerId?: number; state?: string } = {}): DeliveryRow[] {
+    const where: string[] = [];
+    const args: (string | number)[] = [];
+    if (filter.templateId !== undefined) (where.push("template_id = ?"), args.push(filter.templateId));
+    if (filter.partnerId !== undefined) (where.push("partner_id = ?"), args.push(filter.partnerId));
+    if (filter.state !== undefined) (where.push("state = ?"), args.push(filter.state));
+    const sql = `SELECT * FROM deliveries ${where.length ? "WHERE " + where.join(" AND ") : ""} ORDER BY id`;
+    return (this.db.prepare(sql).all(...args) as Row[]).map(toDelivery);
+  }
+}
+
+function toDelivery(r: Row): DeliveryRow {
+  return {
+    id: Number(r.id),
+    partnerId: Number(r.partner_id),
+    templateId: String(r.template_id),
+    jobId: Number(r.job_id),
+    event: String(r.event),
+    url: String(r.url),
+    payload: String(r.payload),
+    signature: String(r.signature),
+    state: String(r.state) as DeliveryRow["state"],
+    attempts: JSON.parse(String(r.attempts)) as DeliveryAttempt[],
+    nextAttemptAt: Number(r.next_attempt_at),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+}
