@@ -1,0 +1,179 @@
+/**
+ * Transport: retry rule, Retry-After, timeouts, cancellation. Unit tests use undici's MockAgent with
+ * disableNetConnect (nock 15 answers undici's plain replies but hangs on replyWithError, see docs/sdk.md);
+ * connection-level cases (refused port, silent server) use real loopback sockets on port 0.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { MockAgent } from "undici";
+import { afterEach, describe, expect, it } from "vitest";
+import { createTransport, SvcAbortError, SvcNetworkError, SvcTimeoutError, type TransportEvent } from "../../sdk";
+
+const ORIGIN = "http://127.0.0.1:9999";
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+function mocked(extra: Parameters<typeof createTransport>[0] = {}) {
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  const events: TransportEvent[] = [];
+  const transport = createTransport({
+    dispatcher: agent,
+    retry: { baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 5 },
+    onEvent: (e) => events.push(e),
+    ...extra,
+  });
+  return { agent, pool: agent.get(ORIGIN), transport, events };
+}
+
+const connError = (code: string) => Object.assign(new Error(`simulated ${code}`), { code });
+
+async function listen(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe("retry rule", () => {
+  it("retries an idempotent call on 503 and 429, then returns the success", async () => {
+    const { pool, transport, events } = mocked();
+    pool.intercept({ path: "/r", method: "POST" }).reply(503, "busy");
+    pool.intercept({ path: "/r", method: "POST" }).reply(429, "slow down", { headers: { "retry-after": "0" } });
+    pool.intercept({ path: "/r", method: "POST" }).reply(200, "ok");
+    const res = await transport.request({ url: `${ORIGIN}/r`, idempotent: true, service: "s", action: "get" });
+    expect(res).toMatchObject({ status: 200, body: "ok", attempts: 3 });
+    expect(events.map((e) => e.type)).toEqual(["request", "response", "retry", "request", "response", "retry", "request", "response"]);
+    expect(events[2]).toMatchObject({ type: "retry", service: "s", action: "get", attempt: 1, status: 503 });
+  });
+
+  it("honours Retry-After, capped by maxRetryAfterMs", async () => {
+    const { pool, transport, events } = mocked();
+    pool.intercept({ path: "/r", method: "POST" }).reply(429, "", { headers: { "retry-after": "120" } });
+    pool.intercept({ path: "/r", method: "POST" }).reply(200, "ok");
+    await transport.request({ url: `${ORIGIN}/r`, idempotent: true });
+    const retry = events.find((e) => e.type === "retry");
+    expect(retry).toMatchObject({ delayMs: 5, reason: "status 429" });
+  });
+
+  it("stops after maxRetries and returns the last answer", async () => {
+    const { pool, transport } = mocked();
+    pool.intercept({ path: "/r", method: "POST" }).reply(502, "bad gateway").times(3);
+    const res = await transport.request({ url: `${ORIGIN}/r`, idempotent: true, maxRetries: 2 });
+    expect(res).toMatchObject({ status: 502, attempts: 3 });
+  });
+
+  it("never repeats a create that got a status back (the server saw it)", async () => {
+    const { pool, transport } = mocked();
+    pool.intercept({ path: "/c", method: "POST" }).reply(503, "busy");
+    const res = await transport.request({ url: `${ORIGIN}/c`, idempotent: false });
+    expect(res).toMatchObject({ status: 503, attempts: 1 });
+  });
+
+  it("never repeats a create after a reset (bytes may have reached the server)", async () => {
+    const { pool, transport, events } = mocked();
+    pool.intercept({ path: "/c", method: "POST" }).replyWithError(connError("ECONNRESET"));
+    pool.intercept({ path: "/c", method: "POST" }).reply(200, "duplicate!");
+    const error = await transport.request({ url: `${ORIGIN}/c`, idempotent: false }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SvcNetworkError);
+    expect(error).toMatchObject({ code: "NETWORK_ERROR", errno: "ECONNRESET" });
+    expect(events.filter((e) => e.type === "request")).toHaveLength(1);
+  });
+
+  it("retries an idempotent call after a reset", async () => {
+    const { pool, transport } = mocked();
+    pool.intercept({ path: "/r", method: "POST" }).replyWithError(connError("ECONNRESET"));
+    pool.intercept({ path: "/r", method: "POST" }).reply(200, "ok");
+    expect(await transport.request({ url: `${ORIGIN}/r`, idempotent: true })).toMatchObject({ status: 200, attempts: 2 });
+  });
+
+  it("retries a create when the connection was refused (it cannot have been sent)", async () => {
+    const { pool, transport } = mocked();
+    pool.intercept({ path: "/c", method: "POST" }).replyWithError(connError("ECONNREFUSED"));
+    pool.intercept({ path: "/c", method: "POST" }).reply(200, "created");
+    expect(await transport.request({ url: `${ORIGIN}/c`, idempotent: false })).toMatchObject({ status: 200, attempts: 2 });
+  });
+
+  it("retries a create against a real refused loopback port, then fails with NETWORK_ERROR", async () => {
+    const url = await listen((_q, s) => s.end());
+    servers.pop()?.close();
+    await new Promise((r) => setTimeout(r, 20));
+    const events: TransportEvent[] = [];
+    const transport = createTransport({ retry: { baseDelayMs: 1, maxDelayMs: 2 }, onEvent: (e) => events.push(e) });
+    const error = await transport.request({ url, idempotent: false, maxRetries: 2 }).catch((e: unknown) => e);
+    await transport.close();
+    expect(error).toMatchObject({ code: "NETWORK_ERROR", errno: "ECONNREFUSED" });
+    expect(String((error as Error).message)).toContain("after 3 attempts");
+    expect(events.filter((e) => e.type === "retry")).toHaveLength(2);
+  });
+
+  it("a throwing onEvent hook does not break the call", async () => {
+    const { pool, transport } = mocked({ onEvent: () => { throw new Error("bad hook"); } });
+    pool.intercept({ path: "/r", method: "POST" }).reply(200, "ok");
+    expect((await transport.request({ url: `${ORIGIN}/r`, idempotent: true })).status).toBe(200);
+  });
+});
+
+describe("timeouts and cancellation", () => {
+  it("a create that timed out waiting for headers is not repeated", async () => {
+    let seen = 0;
+    const url = await listen(() => {
+      seen++; // never answers
+    });
+    const transport = createTransport({ headersTimeoutMs: 100, retry: { baseDelayMs: 1, maxDelayMs: 2 } });
+    const error = await transport.request({ url, idempotent: false, maxRetries: 3 }).catch((e: unknown) => e);
+    await transport.close();
+    expect(error).toBeInstanceOf(SvcTimeoutError);
+    expect((error as Error).message).toContain("UND_ERR_HEADERS_TIMEOUT");
+    expect(seen).toBe(1);
+  });
+
+  it("a read that timed out waiting for headers is retried", async () => {
+    let seen = 0;
+    const url = await listen((_req, res) => {
+      if (++seen === 2) res.end("late but fine");
+    });
+    const transport = createTransport({ headersTimeoutMs: 100, retry: { baseDelayMs: 1, maxDelayMs: 2 } });
+    const res = await transport.request({ url, idempotent: true });
+    await transport.close();
+    expect(res).toMatchObject({ status: 200, body: "late but fine", attempts: 2 });
+  });
+
+  it("the overall deadline ends the call with TIMEOUT", async () => {
+    const url = await listen(() => undefined);
+    const transport = createTransport();
+    const error = await transport.request({ url, idempotent: true, timeoutMs: 100 }).catch((e: unknown) => e);
+    await transport.close();
+    expect(error).toBeInstanceOf(SvcTimeoutError);
+    expect(error).toMatchObject({ code: "TIMEOUT" });
+  });
+
+  it("an AbortSignal cancels the call with ABORTED", async () => {
+    const url = await listen(() => undefined);
+    const transport = createTransport();
+    const controller = new AbortController();
+    const pending = transport.request({ url, idempotent: true, signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const error = await pending.catch((e: unknown) => e);
+    await transport.close();
+    expect(error).toBeInstanceOf(SvcAbortError);
+    expect(error).toMatchObject({ code: "ABORTED" });
+  });
+
+  it("cancelling during a backoff wait ends the call", async () => {
+    const { pool, transport } = mocked({ retry: { baseDelayMs: 10_000, maxDelayMs: 10_000 }, random: () => 0.99 });
+    pool.intercept({ path: "/r", method: "POST" }).reply(503, "busy");
+    const controller = new AbortController();
+    const pending = transport.request({ url: `${ORIGIN}/r`, idempotent: true, signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(pending).rejects.toMatchObject({ code: "ABORTED" });
+  });
+
+  it("a closed transport refuses calls with CLIENT_CLOSED", async () => {
+    const { transport } = mocked();
+    await transport.close();
+    await expect(transport.request({ url: `${ORIGIN}/r`, idempotent: true })).rejects.toMatchObject({ code: "CLIENT_CLOSED" });
+  });
+});
