@@ -122,7 +122,7 @@ export class Store {
   }
 
   listDocs<T>(kind: DocKind, partnerId: number): T[] {
-    const rows = this.db.prepare("SELECT data FROM docs WHERE kind = ? AND partner_id = ?").all(kind, partnerId) as Row[];
+    const rows = this.db.prepare("SELECT data FROM docs WHERE kind = ? AND partner_id = ? ORDER BY rowid").all(kind, partnerId) as Row[];
     return rows.map((r) => JSON.parse(String(r.data)) as T);
   }
 
