@@ -33,7 +33,7 @@ export type StartAppTokenSessionInput = z.input<typeof StartAppTokenSessionInput
 export class AppTokens {
   constructor(private readonly api: PlatformApi) {}
 
-  add(fields: AppTokenAddFields, options?: CallOptions): Promise<AppToken> {
+  async add(fields: AppTokenAddFields, options?: CallOptions): Promise<AppToken> {
     const appToken = validateInput(z.strictObject(AppTokenAddFields.shape), fields, "appTokens.add");
     return this.api.call(
       { service: SERVICE, action: "add", params: { appToken: { objectType: OBJECT_TYPES.appToken, ...appToken } }, schema: AppToken },
@@ -41,12 +41,12 @@ export class AppTokens {
     );
   }
 
-  get(id: string, options?: CallOptions): Promise<AppToken> {
+  async get(id: string, options?: CallOptions): Promise<AppToken> {
     validateInput(Id, id, "appTokens.get: id");
     return this.api.call({ service: SERVICE, action: "get", params: { id }, schema: AppToken }, options);
   }
 
-  list(filter: AppTokenFilter = {}, pager: Pager = {}, options?: CallOptions): Promise<AppTokenListResponse> {
+  async list(filter: AppTokenFilter = {}, pager: Pager = {}, options?: CallOptions): Promise<AppTokenListResponse> {
     const f = validateInput(z.strictObject(AppTokenFilter.shape), filter, "appTokens.list: filter");
     const p = validateInput(z.strictObject(Pager.shape), pager, "appTokens.list: pager");
     return this.api.call(
@@ -66,7 +66,7 @@ export class AppTokens {
     return paginate((pageIndex, size) => this.list(filter, { pageIndex, pageSize: size }, callOptions), pageSize);
   }
 
-  update(id: string, fields: AppTokenUpdateFields, options?: CallOptions): Promise<AppToken> {
+  async update(id: string, fields: AppTokenUpdateFields, options?: CallOptions): Promise<AppToken> {
     validateInput(Id, id, "appTokens.update: id");
     const appToken = validateInput(z.strictObject(AppTokenUpdateFields.shape), fields, "appTokens.update");
     return this.api.call(
@@ -82,7 +82,7 @@ export class AppTokens {
   }
 
   /** Exchange a token for a session; `ks` is the (widget) session the tokenHash was computed with. */
-  startSession(input: StartAppTokenSessionInput, ks: string, options?: CallOptions): Promise<AppTokenSession> {
+  async startSession(input: StartAppTokenSessionInput, ks: string, options?: CallOptions): Promise<AppTokenSession> {
     const params = validateInput(StartAppTokenSessionInput, input, "appTokens.startSession");
     return this.api.call({ service: SERVICE, action: "startSession", params, schema: AppTokenSession, auth: { ks } }, options);
   }

@@ -23,12 +23,12 @@ export class EventNotificationTemplates {
   constructor(private readonly api: PlatformApi) {}
 
   /** System templates (partner 0) to clone from; filter.typeEqual "httpNotification.Http" selects HTTP ones. */
-  listTemplates(filter: TemplateFilter = {}, pager: Pager = {}, options?: CallOptions): Promise<EventNotificationTemplateListResponse> {
+  async listTemplates(filter: TemplateFilter = {}, pager: Pager = {}, options?: CallOptions): Promise<EventNotificationTemplateListResponse> {
     return this.listAction("listTemplates", filter, pager, options);
   }
 
   /** Clone a system template into an HTTP webhook template (it starts disabled; see updateStatus). */
-  clone(id: string, fields: HttpTemplateCloneFields, options?: CallOptions): Promise<EventNotificationTemplate> {
+  async clone(id: string, fields: HttpTemplateCloneFields, options?: CallOptions): Promise<EventNotificationTemplate> {
     validateInput(Id, id, "templates.clone: id");
     const template = validateInput(z.strictObject(HttpTemplateCloneFields.shape), fields, "templates.clone");
     return this.api.call(
@@ -42,12 +42,12 @@ export class EventNotificationTemplates {
     );
   }
 
-  get(id: string, options?: CallOptions): Promise<EventNotificationTemplate> {
+  async get(id: string, options?: CallOptions): Promise<EventNotificationTemplate> {
     validateInput(Id, id, "templates.get: id");
     return this.api.call({ service: SERVICE, action: "get", params: { id }, schema: EventNotificationTemplate }, options);
   }
 
-  list(filter: TemplateFilter = {}, pager: Pager = {}, options?: CallOptions): Promise<EventNotificationTemplateListResponse> {
+  async list(filter: TemplateFilter = {}, pager: Pager = {}, options?: CallOptions): Promise<EventNotificationTemplateListResponse> {
     return this.listAction("list", filter, pager, options);
   }
 
@@ -57,7 +57,7 @@ export class EventNotificationTemplates {
     return paginate((pageIndex, size) => this.list(filter, { pageIndex, pageSize: size }, callOptions), pageSize);
   }
 
-  update(id: string, fields: HttpTemplateUpdateFields, options?: CallOptions): Promise<EventNotificationTemplate> {
+  async update(id: string, fields: HttpTemplateUpdateFields, options?: CallOptions): Promise<EventNotificationTemplate> {
     validateInput(Id, id, "templates.update: id");
     const template = validateInput(z.strictObject(HttpTemplateUpdateFields.shape), fields, "templates.update");
     return this.api.call(
@@ -72,7 +72,7 @@ export class EventNotificationTemplates {
   }
 
   /** status 2 activates (the endpoint then receives POSTs), 1 disables. */
-  updateStatus(id: string, status: number, options?: CallOptions): Promise<EventNotificationTemplate> {
+  async updateStatus(id: string, status: number, options?: CallOptions): Promise<EventNotificationTemplate> {
     validateInput(Id, id, "templates.updateStatus: id");
     validateInput(Status, status, "templates.updateStatus: status");
     return this.api.call(
@@ -87,7 +87,7 @@ export class EventNotificationTemplates {
     await this.api.call({ service: SERVICE, action: "delete", params: { id }, schema: VoidResponse }, options);
   }
 
-  private listAction(
+  private async listAction(
     action: "list" | "listTemplates",
     filter: TemplateFilter,
     pager: Pager,

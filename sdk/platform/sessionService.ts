@@ -22,13 +22,13 @@ export class SessionService {
   constructor(private readonly api: PlatformApi) {}
 
   /** session.start: returns the ks string. */
-  start(input: StartSessionInput, options?: CallOptions): Promise<string> {
+  async start(input: StartSessionInput, options?: CallOptions): Promise<string> {
     const params = validateInput(StartSessionInput, input, "sessions.start");
     return this.api.call({ service: SERVICE, action: "start", params, schema: SessionString, auth: "none" }, options);
   }
 
   /** session.startWidgetSession("_" + partnerId): an anonymous widget session, used to start app token sessions. */
-  startWidgetSession(widgetId: string, expiry?: number, options?: CallOptions): Promise<WidgetSession> {
+  async startWidgetSession(widgetId: string, expiry?: number, options?: CallOptions): Promise<WidgetSession> {
     return this.api.call(
       { service: SERVICE, action: "startWidgetSession", params: { widgetId, expiry }, schema: WidgetSession, auth: "none" },
       options,

@@ -26,8 +26,8 @@ function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): st
 
 function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   const field = issue.path.length ? `field "${issue.path.map(String).join(".")}"` : "value";
-  if (issue.code === "invalid_type" && valueAt(input, issue.path) === undefined) return `${field} is required`;
   if (issue.code === "unrecognized_keys") return `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
+  if (issue.path.length && valueAt(input, issue.path) === undefined) return `${field} is required`;
   // zod messages describe the expectation ("Invalid input: expected number, received string"), never the value.
   return `${field}: ${issue.message}`;
 }

@@ -1,0 +1,186 @@
+/**
+ * The browser library's calls to the avatar session API, over an injected `fetch` (no undici: it runs in
+ * browsers). Create uses `Authorization: KS <apiKey>`; every later call `Authorization: Bearer <JWT>`.
+ * Retry: keep-alive, interrupt and end are safe to repeat and are retried on network errors, timeouts and
+ * 408/429/5xx; create, init-client and say-* are retried only on 429 and 503 (the server says it did not act).
+ */
+import type { z } from "zod";
+import {
+  AVATAR_PATHS,
+  AvatarErrorBody,
+  CreateSessionResponse,
+  EndReason,
+  InitClientResponse,
+  SayResponse,
+  SessionEventsResponse,
+  SuccessResponse,
+  type CreateSessionRequest,
+  type SayTextRequest,
+} from "../contract/avatar";
+import type { Clock } from "./clock";
+import { AvatarError, errorFromStatus } from "./errors";
+import type { Logger } from "./logger";
+import { withRetry } from "./retry";
+import { AvatarErrorCode, type RetryConfig } from "./types";
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface AvatarApiClientDeps {
+  baseUrl: string;
+  fetch: FetchLike;
+  clock: Clock;
+  logger: Logger;
+  retry: RetryConfig;
+  timeoutMs: number;
+}
+
+const IDEMPOTENT_RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+const NOT_PROCESSED_STATUSES = new Set([429, 503]);
+
+interface CallSpec<T extends z.ZodType> {
+  op: string;
+  method?: "GET" | "POST";
+  path: string;
+  authorization: string;
+  json?: unknown;
+  form?: FormData;
+  idempotent: boolean;
+  schema: T;
+}
+
+export class AvatarApiClient {
+  constructor(private readonly deps: AvatarApiClientDeps) {}
+
+  create(apiKey: string, body: CreateSessionRequest): Promise<CreateSessionResponse> {
+    return this.call({ op: "create", path: AVATAR_PATHS.create, authorization: `KS ${apiKey}`, json: body, idempotent: false, schema: CreateSessionResponse });
+  }
+
+  initClient(sessionId: string, token: string): Promise<InitClientResponse> {
+    return this.onSession("init-client", sessionId, token, {}, false, InitClientResponse);
+  }
+
+  keepAlive(sessionId: string, token: string): Promise<unknown> {
+    return this.onSession("keep-alive", sessionId, token, {}, true, SuccessResponse);
+  }
+
+  sayText(sessionId: string, token: string, body: SayTextRequest): Promise<SayResponse> {
+    return this.onSession("say-text", sessionId, token, body, false, SayResponse);
+  }
+
+  sayAudio(sessionId: string, token: string, audio: Blob, turnId: string, durationSeconds: number): Promise<SayResponse> {
+    const form = new FormData();
+    form.set("turnId", turnId);
+    form.set("duration", String(durationSeconds));
+    form.set("audio", audio, "audio.mp3");
+    return this.call({
+      op: "say-audio",
+      path: AVATAR_PATHS.session(sessionId, "say-audio"),
+      authorization: `Bearer ${token}`,
+      form,
+      idempotent: false,
+      schema: SayResponse,
+    });
+  }
+
+  interrupt(sessionId: string, token: string): Promise<unknown> {
+    return this.onSession("interrupt", sessionId, token, {}, true, SuccessResponse);
+  }
+
+  /** 200 ends it; 410 and 404 mean it had already ended (the real service may answer either). */
+  async end(sessionId: string, token: string): Promise<{ alreadyEnded: boolean; reason?: EndReason }> {
+    try {
+      await this.onSession("end", sessionId, token, {}, true, SuccessResponse);
+      return { alreadyEnded: false };
+    } catch (error) {
+      const status = statusOf(error);
+      if (status !== 410 && status !== 404) throw error;
+      const reason = EndReason.safeParse((error as AvatarError).details?.reason);
+      return { alreadyEnded: true, ...(reason.success ? { reason: reason.data } : {}) };
+    }
+  }
+
+  /** One poll of the session's speaking events (no retry: the next poll is the retry). */
+  events(sessionId: string, token: string, after: number): Promise<SessionEventsResponse> {
+    return this.call({
+      op: "events",
+      method: "GET",
+      path: `${AVATAR_PATHS.session(sessionId, "events")}?after=${after}`,
+      authorization: `Bearer ${token}`,
+      idempotent: false,
+      schema: SessionEventsResponse,
+    });
+  }
+
+  private onSession<T extends z.ZodType>(op: "init-client" | "keep-alive" | "say-text" | "interrupt" | "end", sessionId: string, token: string, json: unknown, idempotent: boolean, schema: T): Promise<z.infer<T>> {
+    return this.call({ op, path: AVATAR_PATHS.session(sessionId, op), authorization: `Bearer ${token}`, json, idempotent, schema });
+  }
+
+  private call<T extends z.ZodType>(spec: CallSpec<T>): Promise<z.infer<T>> {
+    const retryable = (error: unknown): boolean => {
+      const status = statusOf(error);
+      if (spec.idempotent) return status === undefined ? isTransportFailure(error) : IDEMPOTENT_RETRY_STATUSES.has(status);
+      return status !== undefined && NOT_PROCESSED_STATUSES.has(status);
+    };
+    return withRetry(this.deps.retry, this.deps.clock, () => this.once(spec), retryable, (error, retry, delayMs) =>
+      this.deps.logger.debug(`${spec.op}: retry ${retry} in ${delayMs} ms`, { error: (error as Error).message }),
+    );
+  }
+
+  private async once<T extends z.ZodType>(spec: CallSpec<T>): Promise<z.infer<T>> {
+    const controller = new AbortController();
+    const timer = this.deps.clock.setTimeout(() => controller.abort(), this.deps.timeoutMs);
+    const headers: Record<string, string> = { Authorization: spec.authorization };
+    let body: BodyInit | undefined;
+    if (spec.form) body = spec.form;
+    else if (spec.json !== undefined) {
+      headers["Content-Type"] = "application/json";
+      body = JSON.stringify(spec.json);
+    }
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.deps.fetch(this.deps.baseUrl + spec.path, { method: spec.method ?? "POST", headers, body, signal: controller.signal });
+      text = await response.text();
+    } catch (error) {
+      const timedOut = controller.signal.aborted;
+      throw new AvatarError(
+        AvatarErrorCode.API_REQUEST_FAILED,
+        timedOut ? `${spec.op}: no answer within ${this.deps.timeoutMs} ms` : `${spec.op}: request failed (${(error as Error)?.message ?? error})`,
+        { op: spec.op, transport: true, ...(timedOut ? { timeout: true } : {}) },
+      );
+    } finally {
+      this.deps.clock.clearTimeout(timer);
+    }
+    const json = parseJson(text);
+    if (!response.ok) {
+      const failure = AvatarErrorBody.safeParse(json);
+      throw errorFromStatus(spec.op, response.status, failure.success ? failure.data.error : undefined, failure.success ? failure.data.reason : undefined);
+    }
+    const parsed = spec.schema.safeParse(json);
+    if (!parsed.success) {
+      throw new AvatarError(AvatarErrorCode.API_REQUEST_FAILED, `${spec.op}: unexpected response from the avatar API`, {
+        op: spec.op,
+        status: response.status,
+        issues: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
+      });
+    }
+    return parsed.data;
+  }
+}
+
+export function statusOf(error: unknown): number | undefined {
+  const status = error instanceof AvatarError ? error.details?.status : undefined;
+  return typeof status === "number" ? status : undefined;
+}
+
+function isTransportFailure(error: unknown): boolean {
+  return error instanceof AvatarError && error.details?.transport === true;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}

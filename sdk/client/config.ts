@@ -1,0 +1,113 @@
+/**
+ * Constructor arguments -> a checked configuration and the injected dependencies (with browser defaults).
+ * Bad configuration throws AvatarError INVALID_CONFIGURATION naming the field, before any call is made.
+ */
+import type { FetchLike } from "./avatarApiClient";
+import { realClock, type Clock } from "./clock";
+import { invalidConfiguration } from "./errors";
+import { LOG_LEVELS, processDeprecations, type DeprecationRegistry, type LogSink } from "./logger";
+import { DEFAULT_RETRY, validateRetryConfig } from "./retry";
+import type { PeerConnectionFactory } from "./rtc";
+import type { AvatarConfig, LogLevel, RetryConfig } from "./types";
+
+/** What touches the outside world; each defaults to the browser global. Tests inject fakes. */
+export interface AvatarSessionDeps {
+  fetch?: FetchLike;
+  RTCPeerConnection?: PeerConnectionFactory;
+  clock?: Clock;
+  document?: DocumentLike;
+  logger?: LogSink;
+  deprecations?: DeprecationRegistry;
+  /** Per-request timeout (default 15 s). */
+  requestTimeoutMs?: number;
+  /** Speaking-events poll interval (default 500 ms). */
+  eventsPollIntervalMs?: number;
+  /** Longest wait for ICE gathering before the offer is sent anyway (default 1 s). */
+  iceGatheringTimeoutMs?: number;
+}
+
+export interface ElementLike {
+  appendChild(child: unknown): unknown;
+}
+export interface VideoElementLike {
+  autoplay: boolean;
+  playsInline: boolean;
+  muted?: boolean;
+  srcObject: unknown;
+  style: { width: string; height: string };
+  setAttribute(name: string, value: string): void;
+  remove(): void;
+}
+export interface DocumentLike {
+  getElementById(id: string): ElementLike | null;
+  createElement(tag: "video"): VideoElementLike;
+}
+
+export interface ResolvedConfig {
+  apiKey: string | undefined;
+  /** Undefined outside a browser page when not configured: calls then fail with INVALID_CONFIGURATION. */
+  baseUrl: string | undefined;
+  catalogUrl: string | undefined;
+  retry: RetryConfig;
+  logLevel: LogLevel;
+}
+
+export interface ResolvedDeps {
+  fetch: FetchLike | undefined;
+  RTCPeerConnection: PeerConnectionFactory | undefined;
+  clock: Clock;
+  document: DocumentLike | undefined;
+  logger: LogSink;
+  deprecations: DeprecationRegistry;
+  requestTimeoutMs: number;
+  eventsPollIntervalMs: number;
+  iceGatheringTimeoutMs: number;
+}
+
+export function resolveConfig(config: AvatarConfig): ResolvedConfig {
+  if (config === null || typeof config !== "object") throw invalidConfiguration("config: expected an AvatarConfig object");
+  if (config.apiKey !== undefined && (typeof config.apiKey !== "string" || config.apiKey === "")) {
+    throw invalidConfiguration("apiKey: expected a non-empty session string");
+  }
+  const baseUrl = config.baseUrl === undefined ? defaultBaseUrl() : checkUrl("baseUrl", config.baseUrl);
+  const catalogUrl = config.catalogUrl === undefined ? baseUrl : checkUrl("catalogUrl", config.catalogUrl);
+  const retry = config.retryConfig ?? DEFAULT_RETRY;
+  const retryProblem = validateRetryConfig(retry);
+  if (retryProblem) throw invalidConfiguration(retryProblem);
+  const logLevel = config.logLevel ?? "info";
+  if (!LOG_LEVELS.includes(logLevel)) throw invalidConfiguration(`logLevel: expected one of ${LOG_LEVELS.join(", ")}`);
+  return { apiKey: config.apiKey, baseUrl, catalogUrl, retry: { ...retry }, logLevel };
+}
+
+export function resolveDeps(deps: AvatarSessionDeps = {}): ResolvedDeps {
+  const g = globalThis as unknown as { fetch?: FetchLike; RTCPeerConnection?: PeerConnectionFactory; document?: DocumentLike; console: LogSink };
+  return {
+    fetch: deps.fetch ?? (g.fetch ? (input, init) => g.fetch!(input, init) : undefined),
+    RTCPeerConnection: deps.RTCPeerConnection ?? g.RTCPeerConnection,
+    clock: deps.clock ?? realClock,
+    document: deps.document ?? g.document,
+    logger: deps.logger ?? g.console,
+    deprecations: deps.deprecations ?? processDeprecations,
+    requestTimeoutMs: deps.requestTimeoutMs ?? 15_000,
+    eventsPollIntervalMs: deps.eventsPollIntervalMs ?? 500,
+    iceGatheringTimeoutMs: deps.iceGatheringTimeoutMs ?? 1_000,
+  };
+}
+
+/** In a page, the avatar API is expected at `<origin>/avatar-api` (the spec does not show the real root). */
+function defaultBaseUrl(): string | undefined {
+  const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+  return origin && origin !== "null" ? `${origin}/avatar-api` : undefined;
+}
+
+function checkUrl(field: string, value: unknown): string {
+  if (typeof value !== "string") throw invalidConfiguration(`${field}: expected an http(s) URL`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalidConfiguration(`${field}: expected an absolute http(s) URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw invalidConfiguration(`${field}: expected an http(s) URL`);
+  return value.replace(/\/+$/, "");
+}

@@ -1,0 +1,49 @@
+/**
+ * AvatarError: every failure of the library, with a stable `code` (AvatarErrorCode), a message that has
+ * been through redact() and optional `details` (status, server error text, operation; never a token).
+ */
+import { redact, redactValue } from "../redact";
+import { AvatarErrorCode } from "./types";
+
+export class AvatarError extends Error {
+  readonly code: AvatarErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: AvatarErrorCode, message: string, details?: Record<string, unknown>) {
+    super(redact(message));
+    this.name = "AvatarError";
+    this.code = code;
+    this.details = details === undefined ? undefined : redactValue(details);
+  }
+
+  static is(value: unknown): value is AvatarError {
+    return value instanceof AvatarError;
+  }
+}
+
+/** The spec's status table mapped to codes (details keep the status and the server's error text). */
+export function errorFromStatus(op: string, status: number, serverError: string | undefined, reason?: string): AvatarError {
+  const details = { op, status, ...(serverError ? { error: serverError } : {}), ...(reason ? { reason } : {}) };
+  const suffix = serverError ? `: ${serverError}` : "";
+  if (status === 401 || status === 403) {
+    return new AvatarError(AvatarErrorCode.UNAUTHORIZED, `${op} was refused (${status})${suffix}`, details);
+  }
+  if (status === 404) return new AvatarError(AvatarErrorCode.SESSION_NOT_FOUND, `${op}: session not found${suffix}`, details);
+  if (status === 410) return new AvatarError(AvatarErrorCode.SESSION_NOT_FOUND, `${op}: session already ended`, details);
+  return new AvatarError(AvatarErrorCode.API_REQUEST_FAILED, `${op} failed with status ${status}${suffix}`, details);
+}
+
+export function invalidState(op: string, state: string): AvatarError {
+  return new AvatarError(AvatarErrorCode.INVALID_STATE, `${op} is not allowed in state ${state}`, { op, state });
+}
+
+export function invalidConfiguration(message: string, details?: Record<string, unknown>): AvatarError {
+  return new AvatarError(AvatarErrorCode.INVALID_CONFIGURATION, message, details);
+}
+
+/** Wrap anything thrown into an AvatarError of the given code (AvatarErrors pass through). */
+export function toAvatarError(error: unknown, code: AvatarErrorCode, op: string): AvatarError {
+  if (error instanceof AvatarError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new AvatarError(code, `${op}: ${message}`, { op });
+}
