@@ -1,0 +1,73 @@
+/**
+ * AppToken: an app token of the platform, as a Pulumi resource. `token` is a Pulumi secret. Changing hashType,
+ * sessionType, expiry or keepers replaces the token (the new one is created before the old one is deleted, so
+ * consumers never see a gap); description and the session settings update in place.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { HashType } from "../../sdk/contract/platform";
+import type { ConnectionArgs } from "./connectionArgs";
+import { shimFor } from "./shim";
+
+export interface AppTokenArgs {
+  /** SHA256 (the default here; the platform's own default is SHA1), SHA1, SHA512 or MD5. Replaces on change. */
+  hashType?: pulumi.Input<HashType>;
+  /** USER (default, recommended) or ADMIN. Replaces on change. */
+  sessionType?: pulumi.Input<"USER" | "ADMIN">;
+  /** Maximum session duration in seconds; 0 (default) = the account default. */
+  sessionDuration?: pulumi.Input<number>;
+  /** Privileges fixed into every session, comma separated. */
+  sessionPrivileges?: pulumi.Input<string>;
+  /** A fixed user id for every session. */
+  sessionUserId?: pulumi.Input<string>;
+  description?: pulumi.Input<string>;
+  /** Unix time the token expires; 0 (default) = never. Replaces on change. */
+  expiry?: pulumi.Input<number>;
+  /** Any values whose change forces a new token: rotation on demand (as pulumi-random's keepers). */
+  keepers?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Adopt an existing token by id instead of creating one: it is verified and read, never duplicated. */
+  adoptId?: pulumi.Input<string>;
+  /** Reach another account than the stack config's (`svc:*`). Stored as a secret. */
+  connection?: pulumi.Input<ConnectionArgs>;
+}
+
+export class AppToken extends pulumi.dynamic.Resource {
+  static readonly __pulumiType = "pulumi-nodejs:svc:AppToken";
+
+  /** The platform's id of the token (also the resource id). */
+  declare readonly tokenId: pulumi.Output<string>;
+  /** The token value: a secret. Present after create, and after reads by the account admin. */
+  declare readonly token: pulumi.Output<string>;
+  declare readonly partnerId: pulumi.Output<number>;
+  /** 2 = active. */
+  declare readonly status: pulumi.Output<number>;
+  declare readonly hashType: pulumi.Output<HashType>;
+  declare readonly sessionType: pulumi.Output<"USER" | "ADMIN">;
+  declare readonly sessionDuration: pulumi.Output<number>;
+  declare readonly sessionPrivileges: pulumi.Output<string>;
+  declare readonly sessionUserId: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string>;
+  declare readonly expiry: pulumi.Output<number>;
+  declare readonly createdAt: pulumi.Output<number>;
+  declare readonly updatedAt: pulumi.Output<number>;
+  declare readonly keepers: pulumi.Output<Record<string, string> | undefined>;
+  declare readonly adoptId: pulumi.Output<string | undefined>;
+
+  static override isInstance(obj: unknown): obj is AppToken {
+    return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === AppToken.__pulumiType;
+  }
+
+  constructor(name: string, args: AppTokenArgs = {}, opts: pulumi.CustomResourceOptions = {}) {
+    const props = {
+      ...args,
+      connection: args.connection === undefined ? undefined : pulumi.secret(args.connection),
+      // Outputs only (filled by the provider):
+      tokenId: undefined,
+      token: undefined,
+      partnerId: undefined,
+      status: undefined,
+      createdAt: undefined,
+      updatedAt: undefined,
+    };
+    super(shimFor("appToken"), name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token", "connection"] }), "svc", "AppToken");
+  }
+}

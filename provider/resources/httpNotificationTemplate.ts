@@ -1,0 +1,92 @@
+/**
+ * HttpNotificationTemplate: a webhook. Clones a system template (chosen by id, system name or event) with your
+ * url and signing secret, then activates it. Updatable fields update in place; a different source template
+ * replaces (deleting first when the systemName stays the same, as it must be unique). `signSecret` is a secret.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { HttpMethodName, SecureHashingAlgoName } from "../../sdk/contract/platform";
+import type { TemplateEvent } from "../schemas/httpNotificationTemplateInputs";
+import type { ConnectionArgs } from "./connectionArgs";
+import { shimFor } from "./shim";
+
+export interface HttpNotificationTemplateArgs {
+  /** The system template to clone, by id; or use systemTemplateName or event (exactly one of the three). */
+  systemTemplateId?: pulumi.Input<string>;
+  /** The system template to clone, by its system name (e.g. HTTP_ENTRY_ADDED). */
+  systemTemplateName?: pulumi.Input<string>;
+  /** The system template to clone, by the event it reacts to (e.g. "entry.added"). */
+  event?: pulumi.Input<TemplateEvent>;
+  /** Display name, at least 3 characters. */
+  name: pulumi.Input<string>;
+  /** Machine name, unique among the account's templates. */
+  systemName?: pulumi.Input<string>;
+  description?: pulumi.Input<string>;
+  /** Where deliveries go: https, or http on a loopback address for local testing. */
+  url: pulumi.Input<string>;
+  /** POST (default), PUT, GET or DELETE. */
+  method?: pulumi.Input<HttpMethodName>;
+  /** Signs every delivery (X-SVC-SIGNATURE = hex SHA256 of secret + body); at least 16 characters. */
+  signSecret: pulumi.Input<string>;
+  /** SHA256 (default), SHA1 or SHA512. */
+  secureHashingAlgo?: pulumi.Input<SecureHashingAlgoName>;
+  /** false keeps the template disabled (default true). */
+  active?: pulumi.Input<boolean>;
+  /** Adopt an existing template by id instead of cloning: verified, then brought to these values. */
+  adoptId?: pulumi.Input<string>;
+  /** Reach another account than the stack config's (`svc:*`). Stored as a secret. */
+  connection?: pulumi.Input<ConnectionArgs>;
+}
+
+export class HttpNotificationTemplate extends pulumi.dynamic.Resource {
+  static readonly __pulumiType = "pulumi-nodejs:svc:HttpNotificationTemplate";
+
+  declare readonly templateId: pulumi.Output<string>;
+  declare readonly partnerId: pulumi.Output<number>;
+  /** The id of the system template it was cloned from. */
+  declare readonly sourceTemplateId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly systemName: pulumi.Output<string | undefined>;
+  declare readonly description: pulumi.Output<string>;
+  declare readonly url: pulumi.Output<string>;
+  declare readonly method: pulumi.Output<HttpMethodName>;
+  declare readonly signSecret: pulumi.Output<string>;
+  declare readonly secureHashingAlgo: pulumi.Output<SecureHashingAlgoName>;
+  declare readonly active: pulumi.Output<boolean>;
+  declare readonly status: pulumi.Output<number>;
+  declare readonly eventType: pulumi.Output<string>;
+  declare readonly eventObjectType: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<number>;
+  declare readonly updatedAt: pulumi.Output<number>;
+
+  static override isInstance(obj: unknown): obj is HttpNotificationTemplate {
+    return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === HttpNotificationTemplate.__pulumiType;
+  }
+
+  constructor(name: string, args: HttpNotificationTemplateArgs, opts: pulumi.CustomResourceOptions = {}) {
+    if (!args) throw new Error("Missing required argument 'args' of HttpNotificationTemplate");
+    for (const required of ["name", "url", "signSecret"] as const) {
+      if (args[required] === undefined) throw new Error(`Missing required property '${required}' of HttpNotificationTemplate ${name}`);
+    }
+    const props = {
+      ...args,
+      signSecret: pulumi.secret(args.signSecret),
+      connection: args.connection === undefined ? undefined : pulumi.secret(args.connection),
+      templateId: undefined,
+      partnerId: undefined,
+      sourceTemplateId: undefined,
+      status: undefined,
+      eventType: undefined,
+      eventObjectType: undefined,
+      createdAt: undefined,
+      updatedAt: undefined,
+    };
+    super(
+      shimFor("httpNotificationTemplate"),
+      name,
+      props,
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["signSecret", "connection"] }),
+      "svc",
+      "HttpNotificationTemplate",
+    );
+  }
+}

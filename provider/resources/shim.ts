@@ -1,0 +1,36 @@
+/**
+ * The dynamic provider objects handed to the engine. The engine serializes them into the state as source text with
+ * everything they capture, so they capture nothing but a kind name: each method loads the installed package's
+ * runtime by package name and calls into it. The text is therefore the same from release to release (no diff on a
+ * package upgrade), holds no client or secret, and always runs the code of the package that is installed.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+
+type Kind = "appToken" | "httpNotificationTemplate";
+
+export function shimFor(kind: Kind): pulumi.dynamic.ResourceProvider {
+  const runtime = () => require("pulumi-svc/dist/provider/runtime");
+  return {
+    async configure(req) {
+      runtime().configure(req.config);
+    },
+    async check(olds, news) {
+      return runtime()[kind].check(olds, news);
+    },
+    async diff(id, olds, news) {
+      return runtime()[kind].diff(id, olds, news);
+    },
+    async create(inputs) {
+      return runtime()[kind].create(inputs);
+    },
+    async read(id, props) {
+      return runtime()[kind].read(id, props);
+    },
+    async update(id, olds, news) {
+      return runtime()[kind].update(id, olds, news);
+    },
+    async delete(id, props) {
+      return runtime()[kind].delete(id, props);
+    },
+  };
+}

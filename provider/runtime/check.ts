@@ -1,0 +1,51 @@
+/**
+ * check for dynamic providers, driven by a zod object schema: every field is validated on its own so that all bad
+ * fields are reported at once (with the field's name and what was expected), unknown values pass through untouched,
+ * and defaults are filled in so that diff compares like with like.
+ */
+import type { z } from "zod";
+import { isUnknown } from "./unknowns";
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+export interface CheckResult {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
+}
+
+/** Keys the engine or the dynamic provider host own; never validated, always passed through. */
+const RESERVED = /^__/;
+
+export function checkFields(shape: Record<string, z.ZodType>, news: Record<string, unknown>): CheckResult {
+  const inputs: Record<string, unknown> = {};
+  const failures: CheckFailure[] = [];
+  for (const [key, value] of Object.entries(news)) {
+    if (RESERVED.test(key)) inputs[key] = value;
+    else if (!(key in shape)) failures.push({ property: key, reason: `unknown property "${key}"; expected one of: ${Object.keys(shape).join(", ")}` });
+  }
+  for (const [key, schema] of Object.entries(shape)) {
+    const value = news[key];
+    if (isUnknown(value)) {
+      inputs[key] = value;
+      continue;
+    }
+    const parsed = schema.safeParse(value);
+    if (parsed.success) {
+      if (parsed.data !== undefined) inputs[key] = parsed.data;
+    } else {
+      failures.push({ property: key, reason: describeIssues(key, parsed.error.issues) });
+    }
+  }
+  return { inputs, failures };
+}
+
+function describeIssues(key: string, issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => {
+      const path = [key, ...issue.path.map(String)].join(".");
+      return `${path}: ${issue.message}`;
+    })
+    .join("; ");
+}

@@ -1,0 +1,79 @@
+/**
+ * Resolves where and how to reach the platform, inside the dynamic provider process: an explicit `connection`
+ * input first, then stack config (`svc:*`, handed to configure() by the engine, secrets decrypted), then the
+ * environment (SVC_*). Credentials are never captured into the serialized provider nor copied into state by us.
+ */
+import type { HashType } from "../../sdk/contract/platform";
+import type { ConnectionInput } from "../schemas/connection";
+
+export interface ResolvedConnection {
+  baseUrl: string;
+  partnerId: number;
+  auth: { adminSecret: string } | { appTokenId: string; appToken: string; hashType: HashType } | { ks: string };
+  requestTimeoutMs: number;
+}
+
+/** What configure() stores: a lookup of stack config by full key (e.g. "svc:baseUrl"). */
+export type ConfigLookup = (key: string) => string | undefined;
+
+const SETTINGS = {
+  baseUrl: { config: "svc:baseUrl", env: "SVC_BASE_URL" },
+  partnerId: { config: "svc:partnerId", env: "SVC_PARTNER_ID" },
+  adminSecret: { config: "svc:adminSecret", env: "SVC_ADMIN_SECRET" },
+  appTokenId: { config: "svc:appTokenId", env: "SVC_APP_TOKEN_ID" },
+  appToken: { config: "svc:appToken", env: "SVC_APP_TOKEN" },
+  appTokenHashType: { config: "svc:appTokenHashType", env: "SVC_APP_TOKEN_HASH_TYPE" },
+  ks: { config: "svc:ks", env: "SVC_KS" },
+  requestTimeoutMs: { config: "svc:requestTimeoutMs", env: "SVC_REQUEST_TIMEOUT_MS" },
+} as const;
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+export class ConnectionError extends Error {
+  override readonly name = "ConnectionError";
+}
+
+export function resolveConnection(explicit: ConnectionInput | undefined, config: ConfigLookup, env: NodeJS.ProcessEnv = process.env): ResolvedConnection {
+  const pick = <K extends keyof typeof SETTINGS>(key: K): string | undefined => {
+    const given = explicit?.[key];
+    if (given !== undefined && given !== null && given !== "") return String(given);
+    const fromConfig = config(SETTINGS[key].config);
+    if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
+    const fromEnv = env[SETTINGS[key].env];
+    return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
+  };
+  const where = (key: keyof typeof SETTINGS) => `\`${SETTINGS[key].config}\` (stack config) or ${SETTINGS[key].env}`;
+
+  const baseUrl = pick("baseUrl");
+  if (!baseUrl) throw new ConnectionError(`No platform URL: set ${where("baseUrl")}, e.g. https://<host>/api_v3`);
+  if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new ConnectionError(`svc:baseUrl must be an http(s) URL ending in /api_v3`);
+  const partnerText = pick("partnerId");
+  const partnerId = Number(partnerText);
+  if (!partnerText || !Number.isInteger(partnerId) || partnerId <= 0) throw new ConnectionError(`No partner id: set ${where("partnerId")} to the account's numeric id`);
+
+  const timeoutText = pick("requestTimeoutMs");
+  const requestTimeoutMs = timeoutText ? Number(timeoutText) : DEFAULT_REQUEST_TIMEOUT_MS;
+  if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs <= 0) throw new ConnectionError(`svc:requestTimeoutMs must be a positive whole number of milliseconds`);
+
+  const adminSecret = pick("adminSecret");
+  const appTokenId = pick("appTokenId");
+  const appToken = pick("appToken");
+  const ks = pick("ks");
+  if (appTokenId || appToken) {
+    if (!appTokenId || !appToken) throw new ConnectionError(`An app token needs both ${where("appTokenId")} and ${where("appToken")} (set the value with --secret)`);
+    const hashType = (pick("appTokenHashType") ?? "SHA256") as HashType;
+    if (!["SHA1", "SHA256", "SHA512", "MD5"].includes(hashType)) throw new ConnectionError(`svc:appTokenHashType must be one of SHA256, SHA1, SHA512, MD5`);
+    return { baseUrl, partnerId, auth: { appTokenId, appToken, hashType }, requestTimeoutMs };
+  }
+  if (adminSecret) return { baseUrl, partnerId, auth: { adminSecret }, requestTimeoutMs };
+  if (ks) return { baseUrl, partnerId, auth: { ks }, requestTimeoutMs };
+  throw new ConnectionError(
+    `No credentials: set ${where("appTokenId")} with ${where("appToken")} (recommended for pipelines), or ${where("adminSecret")}, or ${where("ks")}; set secrets with \`pulumi config set --secret\``,
+  );
+}
+
+/** A stable key for caching one client per connection within the provider process (hashed: it holds secrets). */
+export function connectionKey(connection: ResolvedConnection): string {
+  const { createHash } = require("node:crypto") as typeof import("node:crypto");
+  return createHash("sha256").update(JSON.stringify(connection)).digest("hex");
+}

@@ -1,0 +1,28 @@
+/** Errors of the provider runtime. Messages name the field and what was expected, and never carry a secret. */
+
+/** Codes meaning "this object does not exist (any more)". */
+const GONE = new Set(["APP_TOKEN_ID_NOT_FOUND", "EVENT_NOTIFICATION_TEMPLATE_NOT_FOUND"]);
+
+export function isGone(error: unknown): boolean {
+  return typeof error === "object" && error !== null && GONE.has(String((error as { code?: unknown }).code));
+}
+
+export class ProviderError extends Error {
+  override readonly name = "ProviderError";
+}
+
+/**
+ * A create that made an object but could not finish and could not clean up either: carrying `id` and `properties`
+ * makes the engine record the object (a partial failure), so nothing is left on the server unrecorded.
+ */
+export class PartialCreateError extends Error {
+  override readonly name = "PartialCreateError";
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Record<string, unknown>,
+    readonly reasons: string[] = [message],
+  ) {
+    super(message);
+  }
+}

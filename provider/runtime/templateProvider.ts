@@ -1,0 +1,206 @@
+/**
+ * The HttpNotificationTemplate dynamic provider: clone a system template, then activate it. In-place fields update
+ * in place (update, updateStatus); a different source template replaces, deleting first when the systemName must
+ * stay unique. A failed activation removes the clone, or, if even that fails, records it as a partial failure.
+ */
+import type { EventNotificationTemplate, HttpMethodName, SecureHashingAlgoName } from "../../sdk/contract/platform";
+import { HttpMethod, SecureHashingAlgo, TemplateStatus, TemplateType } from "../../sdk/contract/platform";
+import type { SvcClient } from "../../sdk";
+import type { ConnectionInput } from "../schemas/connection";
+import {
+  HttpNotificationTemplateInputs,
+  TEMPLATE_EVENTS,
+  TEMPLATE_IN_PLACE,
+  TEMPLATE_REPLACES,
+  type TemplateEvent,
+} from "../schemas/httpNotificationTemplateInputs";
+import { checkFields, type CheckResult } from "./check";
+import { clientFor, operationSignal } from "./clients";
+import { diffFields, plain, sameValue, type DiffOutcome } from "./diff";
+import { isGone, PartialCreateError, ProviderError } from "./errors";
+import { isUnknown } from "./unknowns";
+
+type Props = Record<string, unknown>;
+
+const nameOf = <T extends Record<string, number>>(table: T, value: number | undefined): keyof T | undefined =>
+  (Object.keys(table) as (keyof T)[]).find((key) => table[key] === value);
+
+/** Outputs: the server's record, with the write-once signSecret kept from the inputs (never read back). */
+export function templateOutputs(template: EventNotificationTemplate, inputs: Props, sourceTemplateId: unknown): Props {
+  return plain({
+    templateId: template.id,
+    partnerId: template.partnerId,
+    sourceTemplateId,
+    systemTemplateId: inputs.systemTemplateId,
+    systemTemplateName: inputs.systemTemplateName,
+    event: inputs.event,
+    name: template.name,
+    systemName: template.systemName,
+    description: template.description ?? "",
+    url: template.url,
+    method: nameOf(HttpMethod, template.method),
+    signSecret: inputs.signSecret,
+    secureHashingAlgo: nameOf(SecureHashingAlgo, template.secureHashingAlgo),
+    active: template.status === TemplateStatus.ACTIVE,
+    status: template.status,
+    eventType: template.eventType,
+    eventObjectType: template.eventObjectType,
+    createdAt: template.createdAt,
+    updatedAt: template.updatedAt,
+    adoptId: inputs.adoptId,
+    connection: inputs.connection,
+  });
+}
+
+function cloneFields(inputs: Props) {
+  return plain({
+    name: inputs.name as string,
+    systemName: inputs.systemName as string | undefined,
+    description: inputs.description as string,
+    url: inputs.url as string,
+    method: HttpMethod[inputs.method as HttpMethodName],
+    signSecret: inputs.signSecret as string,
+    secureHashingAlgo: SecureHashingAlgo[inputs.secureHashingAlgo as SecureHashingAlgoName],
+  });
+}
+
+const connectionOf = (props: Props) => props.connection as ConnectionInput | undefined;
+const SELECTORS = ["systemTemplateId", "systemTemplateName", "event"] as const;
+
+export const templateProvider = {
+  async check(_olds: Props, news: Props): Promise<CheckResult> {
+    const result = checkFields(HttpNotificationTemplateInputs, news);
+    const given = SELECTORS.filter((key) => news[key] !== undefined && news[key] !== null);
+    if (given.length !== 1 && !given.some((key) => isUnknown(news[key]))) {
+      result.failures.push({
+        property: given[1] ?? "systemTemplateId",
+        reason: `expected exactly one of systemTemplateId, systemTemplateName or event (to choose the system template to clone); got ${given.length === 0 ? "none" : given.join(", ")}`,
+      });
+    }
+    return result;
+  },
+
+  async diff(_id: string, olds: Props, news: Props): Promise<DiffOutcome> {
+    const { changed, replaces } = diffFields(olds, news, TEMPLATE_IN_PLACE, TEMPLATE_REPLACES);
+    // The account's systemNames are unique: a replacement keeping its systemName must delete the old one first.
+    const deleteBeforeReplace = replaces.length > 0 && news.systemName !== undefined && sameValue(olds.systemName, news.systemName);
+    return { changes: changed.length > 0, replaces, ...(deleteBeforeReplace ? { deleteBeforeReplace } : {}) };
+  },
+
+  async create(inputs: Props): Promise<{ id: string; outs: Props }> {
+    const client = clientFor(connectionOf(inputs));
+    const signal = operationSignal();
+    const source = await resolveSource(client, inputs, signal);
+    if (typeof inputs.adoptId === "string") return adopt(client, inputs.adoptId, inputs, source.id, signal);
+
+    const clone = await client.templates.clone(source.id, cloneFields(inputs), { signal });
+    if (inputs.active === false) return { id: clone.id, outs: templateOutputs(clone, inputs, source.id) };
+    try {
+      const active = await client.templates.updateStatus(clone.id, TemplateStatus.ACTIVE, { signal });
+      return { id: clone.id, outs: templateOutputs(active, inputs, source.id) };
+    } catch (activationError) {
+      const why = messageOf(activationError);
+      try {
+        await client.templates.delete(clone.id, { signal: operationSignal() });
+      } catch (cleanupError) {
+        // Could not remove it: hand the engine the id so the clone is recorded (and deleted by the next destroy).
+        throw new PartialCreateError(
+          `Template ${clone.id} was cloned but activating it failed (${why}), and deleting the clone failed too (${messageOf(cleanupError)}); it is recorded in the stack as inactive`,
+          clone.id,
+          templateOutputs(clone, inputs, source.id),
+        );
+      }
+      throw new ProviderError(`Activating template ${clone.id} failed (${why}); the clone was deleted, so nothing is left behind`);
+    }
+  },
+
+  async read(id: string, props: Props): Promise<{ id: string; props?: Props; inputs?: Props }> {
+    const client = clientFor(connectionOf(props));
+    let template: EventNotificationTemplate;
+    try {
+      template = await client.templates.get(id, { signal: operationSignal() });
+    } catch (error) {
+      if (isGone(error)) return { id: "" };
+      throw error;
+    }
+    if (template.status === TemplateStatus.DELETED) return { id: "" };
+    const outs = templateOutputs(template, props, props.sourceTemplateId);
+    const inputs = plain({
+      systemTemplateId: props.systemTemplateId,
+      systemTemplateName: props.systemTemplateName,
+      event: props.event,
+      name: outs.name,
+      systemName: outs.systemName,
+      description: outs.description,
+      url: outs.url,
+      method: outs.method,
+      signSecret: props.signSecret,
+      secureHashingAlgo: outs.secureHashingAlgo,
+      active: outs.active,
+      adoptId: props.adoptId,
+      connection: props.connection,
+    });
+    return { id, props: outs, inputs };
+  },
+
+  async update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+    const { changed } = diffFields(olds, news, TEMPLATE_IN_PLACE, []);
+    const { __provider: _ignored, ...state } = olds;
+    if (changed.length === 0) return { outs: plain({ ...state, adoptId: news.adoptId, connection: news.connection }) };
+    const client = clientFor(connectionOf(news));
+    const signal = operationSignal();
+    let template = changed.some((key) => key !== "active") ? await client.templates.update(id, cloneFields(news), { signal }) : await client.templates.get(id, { signal });
+    if (changed.includes("active")) {
+      template = await client.templates.updateStatus(id, news.active === false ? TemplateStatus.DISABLED : TemplateStatus.ACTIVE, { signal });
+    }
+    return { outs: templateOutputs(template, news, olds.sourceTemplateId) };
+  },
+
+  async delete(id: string, props: Props): Promise<void> {
+    const client = clientFor(connectionOf(props));
+    try {
+      await client.templates.delete(id, { signal: operationSignal() });
+    } catch (error) {
+      if (!isGone(error)) throw error;
+    }
+  },
+};
+
+/** The system template to clone, from whichever selector the program gave. */
+async function resolveSource(client: SvcClient, inputs: Props, signal: AbortSignal): Promise<EventNotificationTemplate> {
+  const { objects } = await client.templates.listTemplates({ typeEqual: TemplateType.HTTP }, { pageSize: 500 }, { signal });
+  const wanted = inputs.event as TemplateEvent | undefined;
+  const match = objects.find((t) =>
+    inputs.systemTemplateId !== undefined
+      ? t.id === inputs.systemTemplateId
+      : inputs.systemTemplateName !== undefined
+        ? t.systemName === inputs.systemTemplateName
+        : wanted !== undefined && t.eventType === TEMPLATE_EVENTS[wanted].eventType && t.eventObjectType === TEMPLATE_EVENTS[wanted].eventObjectType,
+  );
+  if (match) return match;
+  const field = SELECTORS.find((key) => inputs[key] !== undefined) ?? "systemTemplateId";
+  const available = objects.map((t) => `${t.id} (${t.systemName ?? t.name})`).join(", ");
+  throw new ProviderError(`${field}: no HTTP system template matches ${String(inputs[field])}; available: ${available || "none"}`);
+}
+
+/** Adopt an existing template: verified and read, never duplicated; in-place fields converge to the inputs. */
+async function adopt(client: SvcClient, id: string, inputs: Props, sourceId: string, signal: AbortSignal): Promise<{ id: string; outs: Props }> {
+  let template: EventNotificationTemplate;
+  try {
+    template = await client.templates.get(id, { signal });
+  } catch (error) {
+    if (isGone(error)) throw new ProviderError(`adoptId: template ${id} was not found; nothing was created`);
+    throw error;
+  }
+  if (template.type !== TemplateType.HTTP) throw new ProviderError(`adoptId: template ${id} is of type ${template.type}, expected ${TemplateType.HTTP}`);
+  // The write-once secret cannot be read back, so an adopted template is always brought to the declared values.
+  template = await client.templates.update(id, cloneFields(inputs), { signal });
+  const status = inputs.active === false ? TemplateStatus.DISABLED : TemplateStatus.ACTIVE;
+  if (template.status !== status) template = await client.templates.updateStatus(id, status, { signal });
+  return { id, outs: templateOutputs(template, inputs, sourceId) };
+}
+
+function messageOf(error: unknown): string {
+  if (error && typeof error === "object" && "code" in error) return `${String(error.code)}: ${(error as unknown as Error).message}`;
+  return error instanceof Error ? error.message : String(error);
+}

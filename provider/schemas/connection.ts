@@ -1,0 +1,24 @@
+/**
+ * How a resource reaches the platform. Usually from stack config (`svc:*`, read by the dynamic provider's
+ * configure), with environment variables as fallback; a resource may pass an explicit `connection` to reach a
+ * second account. Credentials are secrets: the resource wrappers wrap this object in pulumi.secret().
+ */
+import { z } from "zod";
+import { HashType } from "../../sdk/contract/platform";
+
+export const ConnectionInput = z.strictObject({
+  /** The api_v3 root, e.g. https://api.example.com/api_v3 (or the emulator's base URL). */
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  partnerId: z.number().int().positive().optional(),
+  /** The account's admin secret: enough for everything, but pipelines should prefer an app token. */
+  adminSecret: z.string().min(1).optional(),
+  /** An app token (id and value) to authenticate with, instead of the admin secret. */
+  appTokenId: z.string().min(1).optional(),
+  appToken: z.string().min(1).optional(),
+  appTokenHashType: HashType.optional(),
+  /** A ready session string. */
+  ks: z.string().min(1).optional(),
+  /** Timeout of each HTTP call, in milliseconds. */
+  requestTimeoutMs: z.number().int().positive().optional(),
+});
+export type ConnectionInput = z.infer<typeof ConnectionInput>;
