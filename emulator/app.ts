@@ -24,7 +24,8 @@ export function platformServices(ctx: EmulatorContext): ServiceDefinition[] {
 }
 
 export function createEmulatorApp(ctx: EmulatorContext): Hono {
-  const app = new Hono();
+  // strict: false so `/api_v3/` and `/api_v3` are the same route.
+  const app = new Hono({ strict: false });
 
   app.onError((err, c) => {
     if (err instanceof HttpError) return c.json({ error: err.message }, err.status as 400, err.headers);

@@ -11,7 +11,8 @@ import { formatOf, omitNulls, toJson, toXml } from "./serialize";
 
 export function createApiV3Routes(ctx: EmulatorContext, services: ServiceDefinition[]): Hono {
   const dispatcher = new ApiDispatcher(ctx, services);
-  const app = new Hono();
+  // strict: false so `/api_v3/` and `/api_v3` are the same route.
+  const app = new Hono({ strict: false });
 
   async function handle(c: Context, pathService?: string, pathAction?: string): Promise<Response> {
     const started = performance.now();
