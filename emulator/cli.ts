@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+/**
+ * svc-emulator: the platform on localhost.
+ *   svc-emulator [start] --port 4010 --state ./emulator.db ...   start and stay up until SIGINT/SIGTERM
+ *   svc-emulator trigger entry.added [--object '{...}']            fire an event on a running emulator
+ *   svc-emulator deliveries [--template-id 1001]                   print the delivery log
+ * Every option falls back to an SVC_EMULATOR_* environment variable.
+ */
+import { Command, Option } from "commander";
+import { request } from "undici";
+import { EVENT_KEYS } from "./events/catalog";
+import { startEmulator } from "./index";
+
+const DEFAULT_PORT = 4010;
+const env = process.env;
+
+function num(name: string): (v: string) => number {
+  return (v) => {
+    const n = Number(v);
+    if (!Number.isFinite(n)) throw new Error(`${name} must be a number, got "${v}"`);
+    return n;
+  };
+}
+
+const controlUrlOf = (opts: { url?: string }): string =>
+  (opts.url ?? env.SVC_EMULATOR_URL ?? `http://127.0.0.1:${env.SVC_EMULATOR_PORT ?? DEFAULT_PORT}`).replace(/\/(api_v3|_emulator)\/?$/, "").replace(/\/$/, "") + "/_emulator";
+
+async function controlCall(url: string, method: "GET" | "POST", body?: unknown): Promise<unknown> {
+  const res = await request(url, {
+    method,
+    ...(body !== undefined ? { body: JSON.stringify(body), headers: { "content-type": "application/json" } } : {}),
+  });
+  const text = await res.body.text();
+  if (res.statusCode >= 300) throw new Error(`${method} ${url} answered ${res.statusCode}: ${text}`);
+  return JSON.parse(text);
+}
+
+const program = new Command("svc-emulator").description("Local emulator of the video platform API (api_v3, webhooks, avatar APIs)");
+
+program
+  .command("start", { isDefault: true })
+  .description("start the emulator and keep it running until SIGINT/SIGTERM")
+  .addOption(new Option("--port <n>", "port (0 = any free port)").env("SVC_EMULATOR_PORT").argParser(num("--port")).default(DEFAULT_PORT))
+  .addOption(new Option("--host <host>", "interface to listen on").env("SVC_EMULATOR_HOST").default("127.0.0.1"))
+  .addOption(new Option("--state <file>", "SQLite state file (in memory when absent)").env("SVC_EMULATOR_STATE"))
+  .addOption(new Option("--partner-id <n>", "seeded account id").env("SVC_EMULATOR_PARTNER_ID").argParser(num("--partner-id")))
+  .addOption(new Option("--admin-secret <secret>", "seeded account admin secret").env("SVC_EMULATOR_ADMIN_SECRET"))
+  .addOption(new Option("--latency-ms <n>", "added latency per request").env("SVC_EMULATOR_LATENCY_MS").argParser(num("--latency-ms")))
+  .addOption(new Option("--error-rate <r>", "share of requests answered 503 (0..1)").env("SVC_EMULATOR_ERROR_RATE").argParser(num("--error-rate")))
+  .addOption(new Option("--drop-rate <r>", "share of connections dropped (0..1)").env("SVC_EMULATOR_DROP_RATE").argParser(num("--drop-rate")))
+  .addOption(new Option("--throttle-rate <r>", "share of requests answered 429 (0..1)").env("SVC_EMULATOR_THROTTLE_RATE").argParser(num("--throttle-rate")))
+  .addOption(new Option("--retry-after <s>", "Retry-After seconds of injected 429s").env("SVC_EMULATOR_RETRY_AFTER").argParser(num("--retry-after")))
+  .addOption(new Option("--fault-seed <n>", "seed of the fault schedule").env("SVC_EMULATOR_FAULT_SEED").argParser(num("--fault-seed")))
+  .addOption(new Option("--delivery-attempts <n>", "webhook attempts before giving up").env("SVC_EMULATOR_DELIVERY_ATTEMPTS").argParser(num("--delivery-attempts")))
+  .addOption(new Option("--delivery-delay-ms <n>", "first webhook retry delay").env("SVC_EMULATOR_DELIVERY_DELAY_MS").argParser(num("--delivery-delay-ms")))
+  .option("--json", "print one JSON line with the URLs and credentials instead of the banner")
+  .option("--quiet", "no log lines")
+  .action(async (o) => {
+    const emu = await startEmulator({
+      port: o.port,
+      host: o.host,
+      ...(o.state ? { stateFile: o.state } : {}),
+      ...(o.partnerId !== undefined ? { partnerId: o.partnerId } : {}),
+      ...(o.adminSecret ? { adminSecret: o.adminSecret } : {}),
+      faults: {
+        ...(o.latencyMs !== undefined ? { latencyMs: o.latencyMs } : {}),
+        ...(o.errorRate !== undefined ? { errorRate: o.errorRate } : {}),
+        ...(o.dropRate !== undefined ? { dropRate: o.dropRate } : {}),
+        ...(o.throttleRate !== undefined ? { throttleRate: o.throttleRate } : {}),
+        ...(o.retryAfter !== undefined ? { retryAfterSeconds: o.retryAfter } : {}),
+        ...(o.faultSeed !== undefined ? { seed: o.faultSeed } : {}),
+      },
+      delivery: {
+        ...(o.deliveryAttempts !== undefined ? { maxAttempts: o.deliveryAttempts } : {}),
+        ...(o.deliveryDelayMs !== undefined ? { initialDelayMs: o.deliveryDelayMs } : {}),
+      },
+      quiet: Boolean(o.quiet || o.json),
+    });
+    const info = { baseUrl: emu.baseUrl, partnerId: emu.partnerId, adminSecret: emu.adminSecret, controlUrl: emu.controlUrl, avatarApiUrl: emu.avatarApiUrl, avatarVideoUrl: emu.avatarVideoUrl, stateFile: o.state ?? null };
+    if (o.json) {
+      console.log(JSON.stringify(info));
+    } else {
+      // The admin secret is printed on purpose: it is the emulator's own seeded local credential, not a real one.
+      console.log(
+        [
+          "svc-emulator is running",
+          `  base URL      ${info.baseUrl}`,
+          `  partner id    ${info.partnerId}`,
+          `  admin secret  ${info.adminSecret}   (local emulator credential)`,
+          `  control API   ${info.controlUrl}`,
+          `  avatar API    ${info.avatarApiUrl}`,
+          `  avatar video  ${info.avatarVideoUrl}`,
+          `  state         ${o.state ?? "in memory (lost on exit)"}`,
+          "Press Ctrl+C to stop.",
+        ].join("\n"),
+      );
+    }
+    const stop = (): void => {
+      void emu.close().then(() => process.exit(0));
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+
+program
+  .command("trigger <event>")
+  .description(`fire an event on a running emulator (${EVENT_KEYS.join(", ")})`)
+  .option("--object <json>", "the object the notification carries (JSON); a sample object when absent")
+  .option("--partner-id <n>", "account (default: the seeded one)", num("--partner-id"))
+  .option("--url <url>", "emulator URL (env SVC_EMULATOR_URL, default http://127.0.0.1:4010)")
+  .action(async (event: string, o) => {
+    const body = { event, ...(o.object ? { object: JSON.parse(o.object) } : {}), ...(o.partnerId !== undefined ? { partnerId: o.partnerId } : {}) };
+    const result = (await controlCall(`${controlUrlOf(o)}/trigger`, "POST", body)) as { deliveryIds: number[] };
+    console.log(`${event}: ${result.deliveryIds.length} delivery job(s) queued ${JSON.stringify(result)}`);
+  });
+
+program
+  .command("deliveries")
+  .description("print the webhook delivery log of a running emulator")
+  .option("--template-id <id>", "only this template's deliveries")
+  .option("--wait", "wait until no delivery is pending first")
+  .option("--json", "print JSON")
+  .option("--url <url>", "emulator URL (env SVC_EMULATOR_URL, default http://127.0.0.1:4010)")
+  .action(async (o) => {
+    const base = controlUrlOf(o);
+    if (o.wait) await controlCall(`${base}/deliveries/wait`, "POST");
+    const q = o.templateId ? `?templateId=${encodeURIComponent(o.templateId)}` : "";
+    const { deliveries } = (await controlCall(`${base}/deliveries${q}`, "GET")) as { deliveries: Record<string, unknown>[] };
+    if (o.json) return console.log(JSON.stringify(deliveries, null, 2));
+    if (deliveries.length === 0) return console.log("no deliveries");
+    for (const d of deliveries) {
+      console.log(`#${d.id} template ${d.templateId} job ${d.jobId} ${d.event} -> ${d.url}: ${d.state} [${(d.statusCodes as unknown[]).map((s) => s ?? "error").join(", ")}]`);
+    }
+  });
+
+if (require.main === module) {
+  program.parseAsync(process.argv).catch((err: Error) => {
+    console.error(`svc-emulator: ${err.message}`);
+    process.exit(1);
+  });
+}
+
+export { program };
