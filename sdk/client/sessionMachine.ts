@@ -39,7 +39,8 @@ export type MachineEvent =
   | { type: "keepAlive.tick" }
   | { type: "api.failed"; error: AvatarError; fatal: boolean }
   | { type: "server.ended"; reason: EndReason }
-  | { type: "end.completed"; reason: EndReason }
+  /** serverReason: the backend said the session had already ended (410/404), and why. */
+  | { type: "end.completed"; serverReason?: EndReason }
   | { type: "end.failed"; error: AvatarError }
   | { type: "speaking.started" }
   | { type: "speaking.ended" };
@@ -126,8 +127,12 @@ export function step(state: MachineState, event: MachineEvent): Step {
     case "server.ended":
       if (state.session !== SessionState.READY && state.session !== SessionState.ERROR) return same(state);
       return toEnded(state, event.reason);
-    case "end.completed":
-      return state.ending ? toEnded({ ...state, ending: false }, event.reason) : same(state);
+    case "end.completed": {
+      if (!state.ending) return same(state);
+      // Ending a session that failed reports "error"; otherwise the server's reason for an earlier end, or "client".
+      const reason: EndReason = state.session === SessionState.ERROR ? "error" : (event.serverReason ?? "client");
+      return toEnded({ ...state, ending: false }, reason);
+    }
     case "end.failed": {
       if (!state.ending) return same(state);
       return fail({ ...state, ending: false }, event.error, []);

@@ -1,0 +1,390 @@
+/**
+ * SvcAvatarSession: the browser library. A thin runner around the pure sessionMachine: public methods check
+ * input, dispatch events and perform the effects the machine lists (API calls, keep-alive every 10 s,
+ * speaking-event polling, WHEP). Everything outside (fetch, RTCPeerConnection, clock, document, console)
+ * is injected through the constructor's last argument.
+ */
+import { KEEP_ALIVE_INTERVAL_MS, type EndReason, type VoiceConfig } from "../contract/avatar";
+import { AvatarApiClient, statusOf } from "./avatarApiClient";
+import { resolveConfig, resolveDeps, type AvatarSessionDeps, type ResolvedConfig, type ResolvedDeps, type VideoElementLike } from "./config";
+import { AvatarError, invalidConfiguration, invalidState, toAvatarError } from "./errors";
+import { Logger, warnDeprecatedOnce } from "./logger";
+import { Repeater } from "./repeater";
+import { initialMachineState, step, type Command, type Effect, type MachineEvent, type MachineState } from "./sessionMachine";
+import { newTurnId } from "./turnId";
+import {
+  AvatarErrorCode,
+  type AvatarConfig,
+  type ConnectionState,
+  type CreateSessionOptions,
+  type InitSessionOptions,
+  type SessionEventMap,
+  type SessionEventName,
+  type SessionState,
+} from "./types";
+import { WhepClient } from "./whepClient";
+
+const EVENT_NAMES: readonly SessionEventName[] = ["stateChange", "connectionChange", "error", "speakingStart", "speakingEnd"];
+
+export class SvcAvatarSession {
+  private machine: MachineState = initialMachineState;
+  private readonly config: ResolvedConfig;
+  private readonly deps: ResolvedDeps;
+  private readonly log: Logger;
+  private readonly listeners = new Map<SessionEventName, Set<(...args: never[]) => void>>();
+  private api: AvatarApiClient | undefined;
+  private token: string | null = null;
+  private keepAlive: Repeater | undefined;
+  private poller: Repeater | undefined;
+  private eventsCursor = 0;
+  private whep: WhepClient | undefined;
+  private stream: unknown;
+  private video: VideoElementLike | undefined;
+  private turnId: string | null = null;
+  private ending: Promise<void> | undefined;
+
+  constructor(config?: AvatarConfig, deps?: AvatarSessionDeps);
+  /** @deprecated pass `{ apiKey }` in the config object instead. */
+  constructor(apiKey: string, config?: AvatarConfig, deps?: AvatarSessionDeps);
+  constructor(first?: AvatarConfig | string, second?: AvatarConfig | AvatarSessionDeps, third?: AvatarSessionDeps) {
+    const positional = typeof first === "string";
+    const config = positional ? { ...(second as AvatarConfig | undefined), apiKey: first } : (first ?? {});
+    this.deps = resolveDeps(positional ? third : (second as AvatarSessionDeps | undefined));
+    this.config = resolveConfig(config);
+    this.log = new Logger(this.config.logLevel, this.deps.logger);
+    if (positional) {
+      warnDeprecatedOnce(this.deps.deprecations, this.log, "positional-apiKey", "new SvcAvatarSession(apiKey) is deprecated; use new SvcAvatarSession({ apiKey })");
+    }
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------------------------
+
+  async createSession(options: CreateSessionOptions): Promise<void> {
+    if (!options || typeof options !== "object") throw invalidConfiguration("createSession: expected an options object with visualId");
+    if (options.avatarId !== undefined) {
+      warnDeprecatedOnce(this.deps.deprecations, this.log, "avatarId", "createSession({ avatarId }) is deprecated; use visualId");
+    }
+    const visualId = options.visualId ?? options.avatarId;
+    if (typeof visualId !== "string" || visualId === "") throw invalidConfiguration("createSession: visualId is required (a non-empty string)");
+    for (const field of ["voiceId", "modelId", "clientId", "videoContainerId"] as const) {
+      const value = options[field];
+      if (value !== undefined && (typeof value !== "string" || value === "")) throw invalidConfiguration(`createSession: ${field} must be a non-empty string`);
+    }
+    if (options.language !== undefined && !/^[a-z]{2,3}$/.test(String(options.language))) {
+      throw invalidConfiguration("createSession: language must be a TTS language code such as en, ja or fil");
+    }
+    const apiKey = this.config.apiKey;
+    if (!apiKey) throw invalidConfiguration("createSession needs AvatarConfig.apiKey (or use initSession with a backend-created session)");
+    const api = this.apiClient();
+    this.command("createSession");
+    try {
+      if (options.videoContainerId) this.attachAvatar(options.videoContainerId);
+      const voice: VoiceConfig = {
+        ...(options.voiceId ? { id: options.voiceId } : {}),
+        ...(options.modelId ? { modelId: options.modelId } : {}),
+        ...(options.language ? { language: options.language } : {}),
+      };
+      const created = await api.create(apiKey, {
+        visualConfig: { id: visualId },
+        ...(Object.keys(voice).length ? { voiceConfig: voice } : {}),
+        ...(options.clientId ? { clientId: options.clientId } : {}),
+      });
+      this.token = created.token;
+      this.dispatch({ type: "session.created", sessionId: created.sessionId });
+      await this.connect(api);
+    } catch (error) {
+      throw this.creationFailed(error, "createSession");
+    }
+  }
+
+  async initSession(session: { sessionId: string; token: string }, options: InitSessionOptions = {}): Promise<void> {
+    if (!session || typeof session.sessionId !== "string" || session.sessionId === "") throw invalidConfiguration("initSession: session.sessionId is required");
+    if (typeof session.token !== "string" || session.token === "") throw invalidConfiguration("initSession: session.token is required");
+    const api = this.apiClient();
+    this.command("initSession");
+    try {
+      if (options.videoContainerId) this.attachAvatar(options.videoContainerId);
+      this.token = session.token;
+      this.dispatch({ type: "session.created", sessionId: session.sessionId });
+      await this.connect(api);
+    } catch (error) {
+      throw this.creationFailed(error, "initSession");
+    }
+  }
+
+  async endSession(): Promise<void> {
+    if (this.ending) return this.ending;
+    this.command("endSession");
+    if (this.ending) await this.ending;
+  }
+
+  // ---- speech ------------------------------------------------------------------------------------
+
+  async sayText(text: string, turnId?: string, isFinal = true): Promise<void> {
+    if (typeof text !== "string" || text.trim() === "") throw invalidConfiguration("sayText: text must be a non-empty string");
+    if (turnId !== undefined && (typeof turnId !== "string" || turnId === "")) throw invalidConfiguration("sayText: turnId must be a non-empty string");
+    if (typeof isFinal !== "boolean") throw invalidConfiguration("sayText: isFinal must be a boolean");
+    this.command("sayText");
+    // One turn id for every chunk of a turn: reused until a chunk marked final closes the turn.
+    const turn = turnId ?? this.turnId ?? newTurnId();
+    this.turnId = isFinal ? null : turn;
+    await this.onSession("say-text", (api, id, token) => api.sayText(id, token, { text, turnId: turn, isFinal }));
+  }
+
+  async sayAudio(audioFile: Blob, turnId: string, duration: number): Promise<void> {
+    if (typeof Blob === "undefined" || !(audioFile instanceof Blob)) throw invalidConfiguration("sayAudio: audioFile must be a File or Blob (MP3, 44.1 kHz)");
+    if (typeof turnId !== "string" || turnId === "") throw invalidConfiguration("sayAudio: turnId is required");
+    if (typeof duration !== "number" || !Number.isFinite(duration) || duration <= 0) throw invalidConfiguration("sayAudio: duration must be a positive number of seconds");
+    this.command("sayAudio");
+    await this.onSession("say-audio", (api, id, token) => api.sayAudio(id, token, audioFile, turnId, duration));
+  }
+
+  async interrupt(): Promise<void> {
+    this.command("interrupt");
+    await this.onSession("interrupt", (api, id, token) => api.interrupt(id, token));
+  }
+
+  // ---- video -------------------------------------------------------------------------------------
+
+  attachAvatar(containerId: string): void {
+    if (typeof containerId !== "string" || containerId === "") throw invalidConfiguration("attachAvatar: containerId is required");
+    this.command("attachAvatar");
+    const doc = this.deps.document;
+    if (!doc) throw invalidConfiguration("attachAvatar needs a document (none in this environment; inject one)");
+    const container = doc.getElementById(containerId);
+    if (!container) throw invalidConfiguration(`attachAvatar: no element with id "${containerId}"`);
+    this.video?.remove();
+    const video = doc.createElement("video");
+    video.autoplay = true;
+    video.playsInline = true;
+    video.setAttribute("playsinline", "");
+    video.setAttribute("autoplay", "");
+    video.style.width = "100%";
+    video.style.height = "100%";
+    if (this.stream !== undefined) video.srcObject = this.stream;
+    container.appendChild(video);
+    this.video = video;
+  }
+
+  // ---- observation -------------------------------------------------------------------------------
+
+  getSessionId(): string | null {
+    return this.machine.sessionId;
+  }
+  getSessionState(): SessionState {
+    return this.machine.session;
+  }
+  getConnectionState(): ConnectionState {
+    return this.machine.connection;
+  }
+  /** Why the session ended (with state ENDED), else null. */
+  getEndReason(): EndReason | null {
+    return this.machine.endReason;
+  }
+
+  on<E extends SessionEventName>(event: E, callback: SessionEventMap[E]): void {
+    if (!EVENT_NAMES.includes(event)) throw invalidConfiguration(`on: unknown event "${String(event)}"; expected one of ${EVENT_NAMES.join(", ")}`);
+    if (typeof callback !== "function") throw invalidConfiguration("on: callback must be a function");
+    let set = this.listeners.get(event);
+    if (!set) this.listeners.set(event, (set = new Set()));
+    set.add(callback as (...args: never[]) => void);
+  }
+
+  off<E extends SessionEventName>(event: E, callback: SessionEventMap[E]): void {
+    this.listeners.get(event)?.delete(callback as (...args: never[]) => void);
+  }
+
+  // ---- runner ------------------------------------------------------------------------------------
+
+  private command(command: Command): void {
+    this.dispatch({ type: "command.requested", command });
+  }
+
+  private dispatch(event: MachineEvent): void {
+    const { state, effects } = step(this.machine, event);
+    this.machine = state;
+    for (const effect of effects) this.perform(effect);
+  }
+
+  private perform(effect: Effect): void {
+    switch (effect.type) {
+      case "reject.invalidState":
+        throw invalidState(effect.command, effect.state);
+      case "emit.stateChange":
+        this.log.info(`session state ${effect.state}${effect.reason ? ` (${effect.reason})` : ""}`);
+        return this.emit("stateChange", effect.state, effect.reason ? { reason: effect.reason } : {});
+      case "emit.connectionChange":
+        this.log.debug(`connection state ${effect.state}`);
+        return this.emit("connectionChange", effect.state);
+      case "emit.error":
+        this.log.error(`${effect.error.code}: ${effect.error.message}`);
+        return this.emit("error", effect.error);
+      case "emit.speakingStart":
+        return this.emit("speakingStart");
+      case "emit.speakingEnd":
+        return this.emit("speakingEnd");
+      case "keepAlive.start":
+        this.keepAlive = new Repeater(this.deps.clock, KEEP_ALIVE_INTERVAL_MS, () => this.dispatch({ type: "keepAlive.tick" })).start();
+        return;
+      case "keepAlive.stop":
+        this.keepAlive?.stop();
+        return;
+      case "keepAlive.send":
+        void this.sendKeepAlive();
+        return;
+      case "events.start":
+        this.poller = new Repeater(this.deps.clock, this.deps.eventsPollIntervalMs, () => this.pollEvents()).start();
+        return;
+      case "events.stop":
+        this.poller?.stop();
+        return;
+      case "rtc.close":
+        if (this.video) this.video.srcObject = null;
+        void this.whep?.close();
+        return;
+      case "backend.end":
+        this.ending = this.endOnBackend().finally(() => {
+          this.ending = undefined;
+        });
+        return;
+      case "backend.release":
+        void this.release();
+        return;
+    }
+  }
+
+  private emit<E extends SessionEventName>(event: E, ...args: Parameters<SessionEventMap[E]>): void {
+    for (const listener of this.listeners.get(event) ?? []) {
+      try {
+        (listener as (...a: unknown[]) => void)(...args);
+      } catch (error) {
+        this.log.error(`a ${event} listener threw`, { error: (error as Error)?.message });
+      }
+    }
+  }
+
+  private apiClient(): AvatarApiClient {
+    if (this.api) return this.api;
+    const { baseUrl } = this.config;
+    const fetch = this.deps.fetch;
+    if (!baseUrl) throw invalidConfiguration("baseUrl is required outside a browser page (AvatarConfig.baseUrl)");
+    if (!fetch) throw invalidConfiguration("no fetch in this environment; inject one");
+    this.api = new AvatarApiClient({ baseUrl, fetch, clock: this.deps.clock, logger: this.log, retry: this.config.retry, timeoutMs: this.deps.requestTimeoutMs });
+    return this.api;
+  }
+
+  /** init-client, then WHEP; READY once the answer is applied (media state is the connection state). */
+  private async connect(api: AvatarApiClient): Promise<void> {
+    const sessionId = this.machine.sessionId!;
+    const init = await api.initClient(sessionId, this.token!);
+    const PeerConnection = this.deps.RTCPeerConnection;
+    if (!PeerConnection) throw invalidConfiguration("no RTCPeerConnection in this environment; inject one");
+    this.dispatch({ type: "rtc.connecting" });
+    const { clock, requestTimeoutMs: timeoutMs, iceGatheringTimeoutMs } = this.deps;
+    this.whep = new WhepClient({ PeerConnection, fetch: this.deps.fetch!, clock, logger: this.log, iceGatheringTimeoutMs, timeoutMs });
+    await this.whep.connect(init, {
+      onStream: (stream) => {
+        this.stream = stream;
+        if (this.video) this.video.srcObject = stream;
+      },
+      onConnectionState: (state) => {
+        if (state === "connected") this.dispatch({ type: "rtc.connected" });
+        else if (state === "failed") {
+          const error = new AvatarError(AvatarErrorCode.RTC_CONNECTION_FAILED, "the WebRTC connection failed", { op: "rtc" });
+          this.dispatch({ type: "rtc.failed", error });
+        }
+      },
+    });
+    this.dispatch({ type: "rtc.negotiated" });
+  }
+
+  private creationFailed(error: unknown, op: string): AvatarError {
+    const failure = toAvatarError(error, AvatarErrorCode.API_REQUEST_FAILED, op);
+    if (this.machine.session === "CREATING") this.dispatch({ type: "create.failed", error: failure });
+    return failure;
+  }
+
+  /** A session call; its failure is reported (410 ends the session, 401/404 make it ERROR) and rethrown. */
+  private async onSession(op: string, call: (api: AvatarApiClient, sessionId: string, token: string) => Promise<unknown>): Promise<void> {
+    try {
+      await call(this.apiClient(), this.machine.sessionId!, this.token!);
+    } catch (error) {
+      const failure = toAvatarError(error, AvatarErrorCode.API_REQUEST_FAILED, op);
+      this.reportFailure(failure, false);
+      throw failure;
+    }
+  }
+
+  private reportFailure(error: AvatarError, fatal: boolean): void {
+    if (statusOf(error) === 410) {
+      this.dispatch({ type: "server.ended", reason: endReasonOf(error) });
+      return;
+    }
+    const sessionLost = error.code === AvatarErrorCode.SESSION_NOT_FOUND || error.code === AvatarErrorCode.UNAUTHORIZED;
+    this.dispatch({ type: "api.failed", error, fatal: fatal || sessionLost });
+  }
+
+  private async sendKeepAlive(): Promise<void> {
+    const sessionId = this.machine.sessionId!;
+    try {
+      await this.apiClient().keepAlive(sessionId, this.token!);
+    } catch (error) {
+      // Keep-alive failing after its retries stops the session (ERROR): the server will time it out anyway.
+      if (this.machine.sessionId === sessionId) this.reportFailure(toAvatarError(error, AvatarErrorCode.API_REQUEST_FAILED, "keep-alive"), true);
+    }
+  }
+
+  private async pollEvents(): Promise<void> {
+    const sessionId = this.machine.sessionId;
+    if (!sessionId || !this.token || this.machine.session !== "READY") return;
+    try {
+      const page = await this.apiClient().events(sessionId, this.token, this.eventsCursor);
+      this.eventsCursor = page.cursor;
+      for (const event of page.events) this.dispatch({ type: event.type === "speakingStart" ? "speaking.started" : "speaking.ended" });
+    } catch (error) {
+      const status = statusOf(error);
+      if (status === 410) this.dispatch({ type: "server.ended", reason: endReasonOf(error as AvatarError) });
+      else if (status === 404 || status === 401 || status === 403) {
+        // No events endpoint (or no access): speaking events are unavailable; keep-alive still watches the session.
+        this.log.debug(`speaking events unavailable (${status}); polling stopped`);
+        this.poller?.stop();
+      }
+    }
+  }
+
+  private async endOnBackend(): Promise<void> {
+    const sessionId = this.machine.sessionId;
+    const token = this.token;
+    if (!sessionId || !token) {
+      this.dispatch({ type: "end.completed" });
+      return;
+    }
+    try {
+      const result = await this.apiClient().end(sessionId, token);
+      this.dispatch({ type: "end.completed", ...(result.alreadyEnded ? { serverReason: result.reason ?? "server" } : {}) });
+      this.token = null;
+      this.video?.remove();
+      this.video = undefined;
+    } catch (error) {
+      const failure = toAvatarError(error, AvatarErrorCode.API_REQUEST_FAILED, "endSession");
+      this.dispatch({ type: "end.failed", error: failure });
+      throw failure;
+    }
+  }
+
+  /** After a failed creation: end the backend session so it does not linger until the idle timeout. */
+  private async release(): Promise<void> {
+    const sessionId = this.machine.sessionId;
+    if (!sessionId || !this.token) return;
+    try {
+      await this.apiClient().end(sessionId, this.token);
+    } catch (error) {
+      this.log.debug("could not release the session after a failure", { error: (error as Error).message });
+    }
+  }
+}
+
+function endReasonOf(error: AvatarError): EndReason {
+  const reason = error.details?.reason;
+  return reason === "client" || reason === "server" || reason === "idle-timeout" || reason === "error" ? reason : "server";
+}
