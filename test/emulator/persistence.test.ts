@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../emulator/index";
+import { bundleCli, killHard, spawnCli as spawnWith, type CliChild } from "./cliBundle";
 import { httpCall } from "./helpers";
 
 const SVC = "eventnotification_eventnotificationtemplate";
@@ -14,35 +12,15 @@ let cli: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "svc-emulator-"));
-  cli = join(dir, "cli.js");
-  // The CLI runs as a real child process, so bundle the TypeScript once (tests do not compile dist/).
-  await build({ entryPoints: [join(__dirname, "../../emulator/cli.ts")], bundle: true, platform: "node", format: "cjs", target: "node22", outfile: cli, external: ["node:sqlite"], logLevel: "error" });
+  cli = await bundleCli(dir);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Child {
-  proc: ChildProcess;
-  info: { baseUrl: string; partnerId: number; adminSecret: string; controlUrl: string };
+async function spawnCli(args: string[]): Promise<CliChild> {
+  const child = await spawnWith(cli, args);
+  expect(child.stderr()).not.toContain("ExperimentalWarning");
+  return child;
 }
-
-async function spawnCli(args: string[]): Promise<Child> {
-  const proc = spawn(process.execPath, [cli, "start", "--port", "0", "--json", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  proc.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-  const line = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: proc.stdout! });
-    rl.once("line", resolve);
-    proc.once("exit", (code) => reject(new Error(`emulator exited ${code}: ${stderr}`)));
-  });
-  expect(stderr).not.toContain("ExperimentalWarning");
-  return { proc, info: JSON.parse(line) };
-}
-
-const killHard = (c: Child): Promise<void> =>
-  new Promise((resolve) => {
-    c.proc.once("exit", () => resolve());
-    c.proc.kill("SIGKILL");
-  });
 
 describe("durable state", () => {
   it("survives a clean restart in-process, keeping the generated account", async () => {

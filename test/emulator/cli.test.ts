@@ -1,0 +1,62 @@
+import { createServer, type Server } from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundleCli, killHard, runCli, spawnCli, type CliChild } from "./cliBundle";
+import { httpCall } from "./helpers";
+
+describe("svc-emulator CLI", () => {
+  let dir: string;
+  let cli: string;
+  let child: CliChild;
+  let hooks: Server;
+  let hookUrl: string;
+  const bodies: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "svc-emulator-cli-"));
+    cli = await bundleCli(dir);
+    hooks = createServer((req, res) => {
+      let b = "";
+      req.on("data", (c: Buffer) => (b += c.toString()));
+      req.on("end", () => {
+        bodies.push(b);
+        res.statusCode = 204;
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => hooks.listen(0, "127.0.0.1", r));
+    hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/in`;
+    // options through environment variables
+    child = await spawnCli(cli, [], { ...process.env, SVC_EMULATOR_PARTNER_ID: "5150", SVC_EMULATOR_ADMIN_SECRET: "cli-secret-1234" });
+  }, 60_000);
+  afterAll(async () => {
+    await killHard(child);
+    hooks.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("start prints the base URL, partner id and admin secret", () => {
+    expect(child.info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api_v3$/);
+    expect(child.info).toMatchObject({ partnerId: 5150, adminSecret: "cli-secret-1234" });
+  });
+
+  it("trigger fires an event and deliveries prints the log", async () => {
+    const ks = await httpCall(child.info.baseUrl, "session", "start", { secret: "cli-secret-1234", partnerId: 5150, type: 2, privileges: "disableentitlement" });
+    const t = await httpCall(child.info.baseUrl, "eventnotification_eventnotificationtemplate", "clone", { ks, id: "105", "eventNotificationTemplate[name]": "ready hook", "eventNotificationTemplate[url]": hookUrl, "eventNotificationTemplate[signSecret]": "abc" });
+    await httpCall(child.info.baseUrl, "eventnotification_eventnotificationtemplate", "updateStatus", { ks, id: t.id, status: 2 });
+    const url = child.info.baseUrl;
+    const trig = await runCli(cli, ["trigger", "entry.ready", "--url", url, "--object", JSON.stringify({ id: "0_cli", name: "from cli" })]);
+    expect(trig.code).toBe(0);
+    expect(trig.stdout).toContain("1 delivery job(s) queued");
+    const log = await runCli(cli, ["deliveries", "--wait", "--template-id", t.id], { ...process.env, SVC_EMULATOR_URL: url });
+    expect(log.code).toBe(0);
+    expect(log.stdout).toMatch(new RegExp(`template ${t.id} job \\d+ entry.ready -> ${hookUrl}: delivered \\[204\\]`));
+    expect(JSON.parse(bodies[0]!).object).toMatchObject({ id: "0_cli", name: "from cli" });
+    const bad = await runCli(cli, ["trigger", "nothing.happened", "--url", url]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("unknown event");
+  }, 30_000);
+});
