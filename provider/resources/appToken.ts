@@ -57,10 +57,18 @@ export class AppToken extends pulumi.dynamic.Resource {
   }
 
   constructor(name: string, args: AppTokenArgs = {}, opts: pulumi.CustomResourceOptions = {}) {
+    // Every output is named here (undefined until the provider fills it), so each is a property of the resource.
     const props = {
-      ...args,
+      hashType: args.hashType,
+      sessionType: args.sessionType,
+      sessionDuration: args.sessionDuration,
+      sessionPrivileges: args.sessionPrivileges,
+      sessionUserId: args.sessionUserId,
+      description: args.description,
+      expiry: args.expiry,
+      keepers: args.keepers,
+      adoptId: args.adoptId,
       connection: args.connection === undefined ? undefined : pulumi.secret(args.connection),
-      // Outputs only (filled by the provider):
       tokenId: undefined,
       token: undefined,
       partnerId: undefined,

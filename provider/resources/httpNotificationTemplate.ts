@@ -67,8 +67,19 @@ export class HttpNotificationTemplate extends pulumi.dynamic.Resource {
     for (const required of ["name", "url", "signSecret"] as const) {
       if (args[required] === undefined) throw new Error(`Missing required property '${required}' of HttpNotificationTemplate ${name}`);
     }
+    // Every output is named here (undefined until the provider fills it), so each is a property of the resource.
     const props = {
-      ...args,
+      systemTemplateId: args.systemTemplateId,
+      systemTemplateName: args.systemTemplateName,
+      event: args.event,
+      name: args.name,
+      systemName: args.systemName,
+      description: args.description,
+      url: args.url,
+      method: args.method,
+      secureHashingAlgo: args.secureHashingAlgo,
+      active: args.active,
+      adoptId: args.adoptId,
       signSecret: pulumi.secret(args.signSecret),
       connection: args.connection === undefined ? undefined : pulumi.secret(args.connection),
       templateId: undefined,

@@ -21,7 +21,7 @@ describe("the Pulumi engine", () => {
   describe("a stack with one dynamic resource", () => {
     let t: TestStack;
     beforeAll(async () => {
-      t = await newTestStack(join(repoRoot, "test", "e2e", "fixtures", "trivial"));
+      t = await newTestStack(join(repoRoot, "test", "e2e", "fixtures", "trivial"), { copyProgram: true });
     }, 60_000);
     afterAll(async () => t?.cleanup());
 

@@ -1,0 +1,75 @@
+/**
+ * An end-to-end fixture: the emulator in this process, and a stack of the scenario-driven test program
+ * (test/e2e/fixtures/platform) whose connection comes from stack config (`svc:*`, the admin secret as a secret).
+ */
+import { join } from "node:path";
+import { request } from "undici";
+import type { OutputMap } from "@pulumi/pulumi/automation";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { SvcClient } from "../../sdk";
+import { newTestStack, repoRoot, type TestStack, type TestStackOptions } from "./pulumi";
+
+export const SIGN_SECRET = "e2e-signing-secret-0123456789abcdef";
+export const platformProgram = join(repoRoot, "test", "e2e", "fixtures", "platform");
+
+export interface Scenario {
+  tokens?: Record<string, Record<string, unknown>>;
+  templates?: Record<string, Record<string, unknown>>;
+}
+
+export interface PlatformStack extends TestStack {
+  emulator: RunningEmulator;
+  /** An admin client of the emulator's account, for out-of-band changes and checks. */
+  client: SvcClient;
+  setScenario(scenario: Scenario): Promise<void>;
+  /** Calls per `service.action` since the last reset. */
+  stats(): Promise<Record<string, number>>;
+  resetStats(): Promise<void>;
+  control(path: string, body?: unknown): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export async function platformStack(options: TestStackOptions = {}): Promise<PlatformStack> {
+  const emulator = await startEmulator({ quiet: true, delivery: { maxAttempts: 3, initialDelayMs: 20 } } as Parameters<typeof startEmulator>[0]);
+  const t = await newTestStack(platformProgram, { copyProgram: true, ...options });
+  await t.stack.setAllConfig({
+    "svc:baseUrl": { value: emulator.baseUrl },
+    "svc:partnerId": { value: String(emulator.partnerId) },
+    "svc:adminSecret": { value: emulator.adminSecret, secret: true },
+    signSecret: { value: SIGN_SECRET, secret: true },
+  });
+  const client = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
+  const control = async (path: string, body?: unknown) => {
+    const res = await request(`${emulator.controlUrl}${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return res.body.json();
+  };
+  return {
+    ...t,
+    emulator,
+    client,
+    control,
+    async setScenario(scenario) {
+      await t.stack.setConfig("scenario", { value: JSON.stringify(scenario) });
+    },
+    async stats() {
+      return (await control("/stats")) as Record<string, number>;
+    },
+    async resetStats() {
+      await control("/stats/reset", {});
+    },
+    async close() {
+      await t.cleanup();
+      await client.close();
+      await emulator.close();
+    },
+  };
+}
+
+/** Plain values of stack outputs. */
+export function values(outputs: OutputMap): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, v.value]));
+}
