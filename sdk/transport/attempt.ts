@@ -38,6 +38,10 @@ export async function sendOnce(input: AttemptInput): Promise<AttemptResult> {
     response.body.destroy();
     throw new ResponseTooLargeError(`response of ${declared} bytes exceeds ${input.maxResponseBytes}`);
   }
+  // Small bodies (the usual api_v3 answer) are read in one go; the size cap still holds for streamed ones.
+  if (declared > 0) {
+    return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response.body) {

@@ -64,72 +64,87 @@ export function createTransport(options: TransportOptions = {}): Transport {
     const maxRetries = req.maxRetries ?? config.maxRetries;
     const label = { service: req.service, action: req.action };
     const where = req.service && req.action ? `${req.service}.${req.action}` : `${method} ${pathOf(req.url)}`;
-    const base = { ...label, method, path: pathOf(req.url) };
+    // Parsing and redacting the path costs a little per call: only when someone listens.
+    const base = { ...label, method, path: options.onEvent ? pathOf(req.url) : "" };
 
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
+    // One controller per call, aborted by the deadline or the caller's signal; both are released when the
+    // call ends (AbortSignal.timeout/any would leave a 30 s timer and listeners behind per call).
+    const controller = new AbortController();
+    const signal = controller.signal;
+    const deadline = setTimeout(() => controller.abort(), timeoutMs);
+    const onCallerAbort = (): void => controller.abort();
+    req.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    if (req.signal?.aborted) controller.abort();
     const started = performance.now();
     const abortError = (): SvcError =>
       req.signal?.aborted
         ? new SvcAbortError(`${where}: cancelled by the caller`, label)
         : new SvcTimeoutError(`${where}: no answer within ${timeoutMs} ms`, label);
+    try {
+      return await attempts();
+    } finally {
+      clearTimeout(deadline);
+      req.signal?.removeEventListener("abort", onCallerAbort);
+    }
 
-    for (let attempt = 1; ; attempt++) {
-      if (signal.aborted) throw abortError();
-      emit({ type: "request", ...base, attempt });
-      const attemptStart = performance.now();
-      let outcome: Outcome;
-      let response: TransportResponse | undefined;
-      let failure: unknown;
-      try {
-        const result = await sendOnce({
-          dispatcher,
-          url: req.url,
-          method,
-          headers: req.headers,
-          body: req.body,
-          signal,
-          headersTimeoutMs: config.headersTimeoutMs,
-          bodyTimeoutMs: config.bodyTimeoutMs,
-          maxResponseBytes: config.maxResponseBytes,
-        });
-        const requestId = headerValue(result.headers["x-request-id"]);
-        response = { ...result, requestId, attempts: attempt };
-        outcome = { kind: "status", status: result.status, retryAfterMs: parseRetryAfter(result.headers["retry-after"]) };
-        emit({ type: "response", ...base, attempt, status: result.status, ms: elapsed(attemptStart), requestId });
-      } catch (error) {
-        if (signal.aborted) {
-          const mapped = abortError();
-          emit({ type: "error", ...base, attempt, ms: elapsed(attemptStart), errorCode: mapped.code });
-          throw mapped;
+    async function attempts(): Promise<TransportResponse> {
+      for (let attempt = 1; ; attempt++) {
+        if (signal.aborted) throw abortError();
+        emit({ type: "request", ...base, attempt });
+        const attemptStart = performance.now();
+        let outcome: Outcome;
+        let response: TransportResponse | undefined;
+        let failure: unknown;
+        try {
+          const result = await sendOnce({
+            dispatcher,
+            url: req.url,
+            method,
+            headers: req.headers,
+            body: req.body,
+            signal,
+            headersTimeoutMs: config.headersTimeoutMs,
+            bodyTimeoutMs: config.bodyTimeoutMs,
+            maxResponseBytes: config.maxResponseBytes,
+          });
+          const requestId = headerValue(result.headers["x-request-id"]);
+          response = { ...result, requestId, attempts: attempt };
+          outcome = { kind: "status", status: result.status, retryAfterMs: parseRetryAfter(result.headers["retry-after"]) };
+          emit({ type: "response", ...base, attempt, status: result.status, ms: elapsed(attemptStart), requestId });
+        } catch (error) {
+          if (signal.aborted) {
+            const mapped = abortError();
+            emit({ type: "error", ...base, attempt, ms: elapsed(attemptStart), errorCode: mapped.code });
+            throw mapped;
+          }
+          failure = error;
+          outcome = { kind: "error", errno: errnoOf(error) };
+          emit({ type: "error", ...base, attempt, ms: elapsed(attemptStart), errorCode: outcome.errno });
         }
-        failure = error;
-        outcome = { kind: "error", errno: errnoOf(error) };
-        emit({ type: "error", ...base, attempt, ms: elapsed(attemptStart), errorCode: outcome.errno });
-      }
-
-      const retry = shouldRetry({ outcome, idempotent: req.idempotent, retriesDone: attempt - 1, maxRetries });
-      const delayMs = retry
-        ? retryDelayMs(attempt, outcome.kind === "status" ? outcome.retryAfterMs : undefined, config, random)
-        : 0;
-      // Waiting past the deadline is pointless: surface the last outcome instead.
-      const remaining = timeoutMs - elapsed(started);
-      if (!retry || delayMs >= remaining) {
-        if (response) return response;
-        throw finalError(failure, outcome, where, attempt, label);
-      }
-      emit({
-        type: "retry",
-        ...base,
-        attempt,
-        delayMs,
-        reason: outcome.kind === "status" ? `status ${outcome.status}` : outcome.errno,
-        ...(outcome.kind === "status" ? { status: outcome.status } : {}),
-      });
-      try {
-        await sleep(delayMs, undefined, { signal });
-      } catch {
-        throw abortError();
+  
+        const retry = shouldRetry({ outcome, idempotent: req.idempotent, retriesDone: attempt - 1, maxRetries });
+        const delayMs = retry
+          ? retryDelayMs(attempt, outcome.kind === "status" ? outcome.retryAfterMs : undefined, config, random)
+          : 0;
+        // Waiting past the deadline is pointless: surface the last outcome instead.
+        const remaining = timeoutMs - elapsed(started);
+        if (!retry || delayMs >= remaining) {
+          if (response) return response;
+          throw finalError(failure, outcome, where, attempt, label);
+        }
+        emit({
+          type: "retry",
+          ...base,
+          attempt,
+          delayMs,
+          reason: outcome.kind === "status" ? `status ${outcome.status}` : outcome.errno,
+          ...(outcome.kind === "status" ? { status: outcome.status } : {}),
+        });
+        try {
+          await sleep(delayMs, undefined, { signal });
+        } catch {
+          throw abortError();
+        }
       }
     }
   }

@@ -15,7 +15,11 @@ export class FakeClock implements Clock {
   private nextId = 1;
   private timers: Timer[] = [];
 
-  constructor(startMs = 1_700_000_000_000) {
+  /**
+   * `busy` tells the clock that work outside it is still running (e.g. a test's count of fetches in flight:
+   * WebCrypto and streams finish on other threads), so `advance` waits for it before running the next timer.
+   */
+  constructor(startMs = 1_700_000_000_000, public busy: () => boolean = () => false) {
     this.current = startMs;
   }
 
@@ -41,17 +45,24 @@ export class FakeClock implements Clock {
   /** Move time forward by `ms`, running every timer that falls due (and what they schedule) in order. */
   async advance(ms: number): Promise<void> {
     const target = this.current + ms;
-    await settle();
+    await this.settle();
     for (;;) {
       const due = this.timers.filter((timer) => timer.at <= target).sort((a, b) => a.at - b.at || a.id - b.id)[0];
       if (!due) break;
       this.timers = this.timers.filter((timer) => timer !== due);
       this.current = Math.max(this.current, due.at);
       due.callback();
-      await settle();
+      await this.settle();
     }
     this.current = target;
-    await settle();
+    await this.settle();
+  }
+
+  /** Settle promise work, then keep settling while `busy` says outside work is still running (bounded). */
+  async settle(): Promise<void> {
+    const deadline = Date.now() + 5_000;
+    do await settle();
+    while (this.busy() && Date.now() < deadline);
   }
 }
 

@@ -1,0 +1,113 @@
+/**
+ * sdk throughput vs raw undici, same emulator, same run: appToken.get through SvcClient (form encoding,
+ * session cache, retry wrapper, JSON parse, zod validation) against a hand-written undici POST of the same
+ * form body (JSON parse only). Reports ops/s of each and the ratio (aim: >= 0.9). Bounded in time.
+ * Run alone: `npm run build && node dist/bench/sdk.js`.
+ */
+import { Agent, request } from "undici";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import { SvcClient } from "../sdk";
+
+export interface EmulatorTarget {
+  baseUrl: string;
+  partnerId: number;
+  adminSecret: string;
+}
+
+export interface SdkBenchOptions {
+  /** Measured time per round and side; default 1000 ms (4 rounds each side, interleaved). */
+  roundMs?: number;
+  /** Calls in flight at once; default 8. */
+  concurrency?: number;
+}
+
+export interface SdkBenchResult {
+  operation: "appToken.get";
+  concurrency: number;
+  rawOpsPerSec: number;
+  sdkOpsPerSec: number;
+  /** sdk / raw; 1 means the sdk costs nothing. */
+  ratio: number;
+}
+
+/** Takes a running emulator (its baseUrl, or the full target) or starts one on port 0. */
+export async function benchSdk(emulator?: string | EmulatorTarget, options: SdkBenchOptions = {}): Promise<SdkBenchResult> {
+  const roundMs = options.roundMs ?? 1000;
+  const concurrency = options.concurrency ?? 8;
+  let started: RunningEmulator | undefined;
+  let target: EmulatorTarget;
+  if (emulator === undefined) {
+    started = await startEmulator({ port: 0, quiet: true });
+    target = started;
+  } else if (typeof emulator === "string") {
+    const account = (await (await fetch(`${new URL(emulator).origin}/_emulator/account`)).json()) as { partnerId: number; adminSecret: string };
+    target = { baseUrl: emulator, ...account };
+  } else {
+    target = emulator;
+  }
+
+  const client = new SvcClient({ baseUrl: target.baseUrl, partnerId: target.partnerId, auth: { adminSecret: target.adminSecret }, connections: concurrency });
+  const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
+  try {
+    const token = await client.appTokens.add({ hashType: "SHA256", description: "bench" });
+    const ks = (await client.sessions.start()).ks;
+    const url = `${target.baseUrl.replace(/\/+$/, "")}/service/appToken/action/get`;
+    const body = new URLSearchParams({ format: "1", ks, id: token.id }).toString();
+
+    const raw = async (): Promise<void> => {
+      const res = await request(url, { method: "POST", dispatcher: agent, body, headers: { "content-type": "application/x-www-form-urlencoded" } });
+      const parsed = (await res.body.json()) as { id?: string };
+      if (res.statusCode !== 200 || parsed.id !== token.id) throw new Error("raw appToken.get failed");
+    };
+    const sdk = async (): Promise<void> => {
+      await client.appTokens.get(token.id);
+    };
+
+    // Warm-up both paths (JIT of sdk and emulator, sockets), then interleave rounds so drift hits both equally.
+    await measure(raw, 1000, concurrency);
+    await measure(sdk, 1000, concurrency);
+    let rawOps = 0;
+    let sdkOps = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const rawFirst = round % 2 === 0;
+      if (rawFirst) rawOps += await measure(raw, roundMs, concurrency);
+      sdkOps += await measure(sdk, roundMs, concurrency);
+      if (!rawFirst) rawOps += await measure(raw, roundMs, concurrency);
+    }
+    await client.appTokens.delete(token.id);
+    const seconds = (ROUNDS * roundMs) / 1000;
+    const rawOpsPerSec = Math.round(rawOps / seconds);
+    const sdkOpsPerSec = Math.round(sdkOps / seconds);
+    return { operation: "appToken.get", concurrency, rawOpsPerSec, sdkOpsPerSec, ratio: Number((sdkOpsPerSec / rawOpsPerSec).toFixed(3)) };
+  } finally {
+    await client.close();
+    await agent.close();
+    await started?.close();
+  }
+}
+
+const ROUNDS = 4;
+
+/** Completed calls of `op` within `ms`, with `concurrency` workers. */
+async function measure(op: () => Promise<void>, ms: number, concurrency: number): Promise<number> {
+  const end = performance.now() + ms;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    while (performance.now() < end) {
+      await op();
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return done;
+}
+
+if (require.main === module) {
+  benchSdk(process.argv[2]).then(
+    (result) => console.log(JSON.stringify(result, null, 2)),
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    },
+  );
+}
