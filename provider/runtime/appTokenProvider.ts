@@ -67,7 +67,7 @@ const connectionOf = (props: Props) => props.connection as ConnectionInput | und
 
 export const appTokenProvider = {
   async check(olds: Props, news: Props): Promise<CheckResult> {
-    const result = checkFields(AppTokenInputs, news);
+    const result = checkFields(AppTokenInputs, news, ["connection"]);
     const expiry = result.inputs.expiry;
     // A past expiry is refused when it is being set, not on every later preview of a token that has since expired.
     if (typeof expiry === "number" && expiry !== 0 && expiry !== olds.expiry && expiry <= Date.now() / 1000) {

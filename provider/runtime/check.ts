@@ -18,7 +18,11 @@ export interface CheckResult {
 /** Keys the engine or the dynamic provider host own; never validated, always passed through. */
 const RESERVED = /^__/;
 
-export function checkFields(shape: Record<string, z.ZodType>, news: Record<string, unknown>): CheckResult {
+/**
+ * The engine prints a failure's property value next to its reason, so failures of secret fields are reported
+ * without a property (the reason still names the field) and the value never reaches a log.
+ */
+export function checkFields(shape: Record<string, z.ZodType>, news: Record<string, unknown>, secretFields: readonly string[] = []): CheckResult {
   const inputs: Record<string, unknown> = {};
   const failures: CheckFailure[] = [];
   for (const [key, value] of Object.entries(news)) {
@@ -35,7 +39,7 @@ export function checkFields(shape: Record<string, z.ZodType>, news: Record<strin
     if (parsed.success) {
       if (parsed.data !== undefined) inputs[key] = parsed.data;
     } else {
-      failures.push({ property: key, reason: describeIssues(key, parsed.error.issues) });
+      failures.push({ property: secretFields.includes(key) ? "" : key, reason: describeIssues(key, parsed.error.issues) });
     }
   }
   return { inputs, failures };

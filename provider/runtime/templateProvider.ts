@@ -69,7 +69,7 @@ const SELECTORS = ["systemTemplateId", "systemTemplateName", "event"] as const;
 
 export const templateProvider = {
   async check(_olds: Props, news: Props): Promise<CheckResult> {
-    const result = checkFields(HttpNotificationTemplateInputs, news);
+    const result = checkFields(HttpNotificationTemplateInputs, news, ["signSecret", "connection"]);
     const given = SELECTORS.filter((key) => news[key] !== undefined && news[key] !== null);
     if (given.length !== 1 && !given.some((key) => isUnknown(news[key]))) {
       result.failures.push({
