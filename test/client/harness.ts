@@ -33,6 +33,7 @@ export interface Harness {
   faults: Fault[];
   logs: Array<{ level: string; line: string }>;
   deprecations: Set<string>;
+  fetch(input: string, init?: RequestInit): Promise<Response>;
   session(config?: AvatarConfig, deps?: AvatarSessionDeps): SvcAvatarSession;
   record(session: SvcAvatarSession): string[];
   count(pathPart: string): number;
@@ -40,7 +41,8 @@ export interface Harness {
 
 export function createHarness(): Harness {
   FakePeerConnection.reset();
-  const clock = new FakeClock();
+  let inFlight = 0;
+  const clock = new FakeClock(undefined, () => inFlight > 0);
   const ctx = fakeAvatarContext();
   ctx.now = () => clock.now();
   ctx.addKs(KS, { type: 0, userId: "alice" });
@@ -54,6 +56,14 @@ export function createHarness(): Harness {
   const deprecations = new Set<string>();
 
   const fetch = async (input: string, init?: RequestInit): Promise<Response> => {
+    inFlight++;
+    try {
+      return await send(input, init);
+    } finally {
+      inFlight--;
+    }
+  };
+  const send = async (input: string, init?: RequestInit): Promise<Response> => {
     const url = new URL(input);
     const method = init?.method ?? "GET";
     const path = url.pathname;
@@ -74,8 +84,10 @@ export function createHarness(): Harness {
       });
     }
     const response = await app.request(input, init);
+    // Read the body here so the library's own read does not outlive the in-flight count.
+    const text = await response.text();
     calls.push({ method, path, status: response.status, at, body, headers });
-    return response;
+    return new Response(response.status === 204 ? null : text, { status: response.status, headers: response.headers });
   };
 
   const sink = {
@@ -94,6 +106,7 @@ export function createHarness(): Harness {
     faults,
     logs,
     deprecations,
+    fetch,
     session(config = { apiKey: KS, baseUrl: BASE_URL }, deps = {}) {
       return new SvcAvatarSession(config, {
         fetch,
