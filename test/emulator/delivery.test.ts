@@ -116,6 +116,29 @@ describe("webhook delivery (real sockets)", () => {
     expect(d.payload.object.objectType).toBe("SvcMetadata");
   });
 
+  it("the API answers while a receiver is still holding the delivery", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let arrived!: () => void;
+    const arrival = new Promise<void>((r) => (arrived = r));
+    const slow = createServer((req, res) => {
+      req.resume();
+      arrived();
+      void held.then(() => res.end());
+    });
+    servers.push(slow);
+    await new Promise<void>((r) => slow.listen(0, "127.0.0.1", r));
+    await activeTemplate("101", `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`);
+    const entry = await httpCall(emu.baseUrl, "baseEntry", "add", { ks, "entry[name]": "not blocked" });
+    expect(entry.objectType).toBe("SvcMediaEntry");
+    await arrival; // the delivery is in flight now, and the API already answered
+    const inFlight = (await json(`${emu.controlUrl}/deliveries`)).deliveries;
+    expect(inFlight[0]).toMatchObject({ state: "pending", attempts: [] });
+    release();
+    await waitIdle();
+    expect((await json(`${emu.controlUrl}/deliveries`)).deliveries[0].state).toBe("delivered");
+  });
+
   it("trigger rejects unknown events and lists the known ones", async () => {
     const res = await request(`${emu.controlUrl}/trigger`, { method: "POST", body: JSON.stringify({ event: "entry.exploded" }) });
     expect(res.statusCode).toBe(400);
