@@ -1,0 +1,60 @@
+/**
+ * Errors of the avatar APIs (backend clients): one class on the sdk's SvcError base with a stable code per
+ * status of the spec's tables. `status` is the HTTP status, `reason` the end reason a 410 carries.
+ */
+import { SvcError, type SvcErrorInit } from "../errors";
+
+export type AvatarApiErrorCode =
+  | "AVATAR_BAD_REQUEST" // 400
+  | "AVATAR_UNAUTHORIZED" // 401: session string or JWT invalid
+  | "AVATAR_FORBIDDEN" // 403: not authorized (feature off, urirestrict, widget session)
+  | "AVATAR_SESSION_NOT_FOUND" // 404
+  | "AVATAR_SESSION_GONE" // 410: already ended
+  | "AVATAR_UNSUPPORTED_MEDIA_TYPE" // 415
+  | "AVATAR_RATE_LIMITED" // 429
+  | "AVATAR_SERVER_ERROR" // 5xx
+  | "AVATAR_HTTP_ERROR"; // anything else
+
+const BY_STATUS: Record<number, AvatarApiErrorCode> = {
+  400: "AVATAR_BAD_REQUEST",
+  401: "AVATAR_UNAUTHORIZED",
+  403: "AVATAR_FORBIDDEN",
+  404: "AVATAR_SESSION_NOT_FOUND",
+  410: "AVATAR_SESSION_GONE",
+  415: "AVATAR_UNSUPPORTED_MEDIA_TYPE",
+  429: "AVATAR_RATE_LIMITED",
+};
+
+export class AvatarApiError extends SvcError {
+  declare readonly code: AvatarApiErrorCode;
+  /** The server's `error` text (redacted). */
+  readonly serverError: string | undefined;
+  /** On 410: why the session ended (client, server, idle-timeout, error) when the server says. */
+  readonly reason: string | undefined;
+
+  constructor(code: AvatarApiErrorCode, message: string, init: SvcErrorInit & { serverError?: string; reason?: string } = {}) {
+    super(code, message, init);
+    this.name = "AvatarApiError";
+    this.serverError = init.serverError;
+    this.reason = init.reason;
+  }
+}
+
+/** The status -> error factory. */
+export function avatarErrorFromStatus(
+  op: string,
+  status: number,
+  body: { error?: string; reason?: string } | undefined,
+  init: SvcErrorInit = {},
+): AvatarApiError {
+  const code = BY_STATUS[status] ?? (status >= 500 ? "AVATAR_SERVER_ERROR" : "AVATAR_HTTP_ERROR");
+  const detail = body?.error ? `: ${body.error}` : "";
+  return new AvatarApiError(code, `avatar ${op} failed with status ${status}${detail}`, {
+    ...init,
+    status,
+    action: op,
+    service: "avatar",
+    ...(body?.error ? { serverError: body.error } : {}),
+    ...(body?.reason ? { reason: body.reason } : {}),
+  });
+}
