@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import type { ServiceDefinition } from "./api/call";
 import { createApiV3Routes } from "./api/routes";
+import { createAvatarApiRoutes, createAvatarVideoRoutes } from "./avatar";
 import type { EmulatorContext } from "./context";
 import { createControlRoutes } from "./control/routes";
 import { ApiError, HttpError } from "./errors";
@@ -43,8 +44,8 @@ export function createEmulatorApp(ctx: EmulatorContext): Hono {
   app.route("/api_v3", createApiV3Routes(ctx, platformServices(ctx)));
 
   // ---- avatar APIs (emulator/avatar/, written by the avatar engineer) -------------------------------
-  // app.route("/avatar-api", createAvatarApiRoutes(ctx));
-  // app.route("/avatar-video", createAvatarVideoRoutes(ctx));
+  app.route("/avatar-api", createAvatarApiRoutes(ctx));
+  app.route("/avatar-video", createAvatarVideoRoutes(ctx));
   // ---- end of avatar APIs --------------------------------------------------------------------------
 
   return app;
