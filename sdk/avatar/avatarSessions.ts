@@ -64,7 +64,7 @@ export class AvatarSessionApi {
   }
 
   /** WHEP URL and TURN server for the viewer. Not safe to repeat: each call may open another WHEP resource. */
-  initClient(session: AvatarSessionHandle, options?: CallOptions): Promise<InitClientResponse> {
+  async initClient(session: AvatarSessionHandle, options?: CallOptions): Promise<InitClientResponse> {
     return this.onSession("init-client", session, {}, false, InitClientResponse, options);
   }
 
@@ -72,7 +72,7 @@ export class AvatarSessionApi {
     await this.onSession("keep-alive", session, {}, true, SuccessResponse, options);
   }
 
-  sayText(session: AvatarSessionHandle, input: SayTextRequest, options?: CallOptions): Promise<SayResponse> {
+  async sayText(session: AvatarSessionHandle, input: SayTextRequest, options?: CallOptions): Promise<SayResponse> {
     const body = SayTextRequest.safeParse(input);
     if (!body.success) throw new SvcValidationError(`avatar say-text: ${body.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
     return this.onSession("say-text", session, body.data, false, SayResponse, options);
