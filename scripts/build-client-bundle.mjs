@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+/**
+ * Bundles the browser library (sdk/client/index.ts) into one ES module: dist/client/svc-avatar-session.js.
+ * `node scripts/build-client-bundle.mjs [--outfile path]`. Called from `npm run build`.
+ */
+import { build } from "esbuild";
+import { mkdir, stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const flag = process.argv.indexOf("--outfile");
+const outfile = flag > 0 && process.argv[flag + 1] ? resolve(process.argv[flag + 1]) : resolve(root, "dist/client/svc-avatar-session.js");
+
+export async function buildClientBundle(target = outfile) {
+  await mkdir(dirname(target), { recursive: true });
+  await build({
+    entryPoints: [resolve(root, "sdk/client/index.ts")],
+    outfile: target,
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: ["es2022"],
+    sourcemap: true,
+    // zod (the shared contract) is most of the weight; minified it is about a third.
+    minify: true,
+    legalComments: "inline",
+    logLevel: "warning",
+  });
+  return target;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const target = await buildClientBundle();
+  const { size } = await stat(target);
+  console.log(`client bundle: ${target} (${(size / 1024).toFixed(1)} KiB)`);
+}
