@@ -1,0 +1,152 @@
+/**
+ * `npm run bench`: the emulator's throughput, the sdk against raw undici, and the Pulumi provider against a no-op
+ * dynamic resource, measured in one run on this machine. Every ratio names its baseline, measured in the same run.
+ * Prints a table (or JSON with --json) and writes the JSON to a file in the OS temp dir, never into the repo.
+ * A part that fails is reported as failed; the others still run, and the process then exits non-zero.
+ *
+ *   node dist/bench/index.js [--only emulator,sdk,provider] [--resources N] [--rounds N] [--json]
+ */
+import { writeFileSync } from "node:fs";
+import { arch, cpus, platform, release, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { Command, InvalidArgumentError } from "commander";
+import { benchEmulator } from "./emulator";
+import { benchProvider, OPERATIONS, type ProviderBenchResult } from "./provider";
+import { fmt, table } from "./report";
+import { benchSdk, type SdkBenchResult } from "./sdk";
+
+const PARTS = ["emulator", "sdk", "provider"] as const;
+type Part = (typeof PARTS)[number];
+
+type Outcome<T> = { status: "ok"; seconds: number; result: T } | { status: "failed"; seconds: number; error: string } | { status: "skipped" };
+
+interface BenchReport {
+  startedAt: string;
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; os: string; node: string };
+  emulator: Outcome<Record<string, number | string>>;
+  sdk: Outcome<SdkBenchResult>;
+  provider: Outcome<ProviderBenchResult>;
+}
+
+const positiveInt = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a positive integer");
+  return n;
+};
+
+const partList = (value: string): Part[] => {
+  const parts = value.split(",").map((p) => p.trim()).filter(Boolean);
+  const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
+  if (unknown.length > 0 || parts.length === 0) throw new InvalidArgumentError(`expected a comma-separated list of ${PARTS.join(", ")}`);
+  return parts as Part[];
+};
+
+async function run<T>(enabled: boolean, name: Part, fn: () => Promise<T>): Promise<Outcome<T>> {
+  if (!enabled) return { status: "skipped" };
+  process.stderr.write(`[bench] ${name}...\n`);
+  const start = performance.now();
+  try {
+    const result = await fn();
+    return { status: "ok", seconds: Math.round((performance.now() - start) / 100) / 10, result };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`[bench] ${name} failed: ${message}\n`);
+    return { status: "failed", seconds: Math.round((performance.now() - start) / 100) / 10, error: message };
+  }
+}
+
+function machine(): BenchReport["machine"] {
+  const list = cpus();
+  return {
+    cpus: list.length,
+    cpuModel: list[0]?.model.trim() ?? "unknown",
+    memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    os: `${platform()} ${release()} ${arch()}`,
+    node: process.version,
+  };
+}
+
+function section<T>(title: string, outcome: Outcome<T>, body: (result: T) => string): string {
+  if (outcome.status === "skipped") return `${title}\n  skipped`;
+  if (outcome.status === "failed") return `${title}\n  FAILED after ${outcome.seconds} s: ${outcome.error}`;
+  return `${title} (${outcome.seconds} s)\n${body(outcome.result)}`;
+}
+
+function render(report: BenchReport): string {
+  const m = report.machine;
+  const out = [`pulumi-svc bench, ${report.startedAt}: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}`];
+  out.push(
+    section("Emulator: appToken.get over keep-alive connections, in-memory state", report.emulator, (r) =>
+      table(
+        ["connections", "requests/s", "requests"],
+        [
+          ["1", fmt(r["emulator.appToken.get.rps.c1"]), fmt(r["emulator.appToken.get.requests.c1"])],
+          ["32", fmt(r["emulator.appToken.get.rps.c32"]), fmt(r["emulator.appToken.get.requests.c32"])],
+        ],
+      ),
+    ),
+  );
+  out.push(
+    section("SDK vs raw undici: appToken.get on the same emulator", report.sdk, (r) =>
+      [
+        table(
+          ["client", "ops/s"],
+          [
+            ["raw undici (baseline)", fmt(r.rawOpsPerSec)],
+            ["SvcClient", fmt(r.sdkOpsPerSec)],
+          ],
+        ),
+        `  ratio SvcClient / raw undici = ${fmt(r.ratio, 3)} (concurrency ${r.concurrency}; 1 = the sdk costs nothing)`,
+      ].join("\n"),
+    ),
+  );
+  out.push(
+    section("Provider through the Pulumi engine", report.provider, (r) =>
+      [
+        `  ${r.resources} AppTokens vs ${r.resources} no-op dynamic resources (baseline), median of ${r.rounds} round(s), engine ${r.engine}`,
+        table(
+          ["operation", "no-op ms", "AppTokens ms", "ratio", "+ms/resource", "session.start", "appToken.startSession", "API calls"],
+          OPERATIONS.map((op) => {
+            const f = r.operations[op];
+            return [op, fmt(f.noopMs), fmt(f.appTokensMs), fmt(f.ratio, 2), fmt(f.extraMsPerResource, 1), fmt(f.sessionStart), fmt(f.appTokenStartSession), fmt(f.apiCalls)];
+          }),
+        ),
+        "  ratio = AppTokens ms / no-op ms; API calls = every call the emulator served during the AppTokens operation.",
+      ].join("\n"),
+    ),
+  );
+  return out.join("\n\n");
+}
+
+async function main(): Promise<void> {
+  const program = new Command()
+    .name("bench")
+    .description("pulumi-svc benchmarks: emulator, sdk vs raw undici, provider vs a no-op dynamic resource")
+    .option("--only <parts>", `comma-separated subset of ${PARTS.join(",")}`, partList, [...PARTS])
+    .option("--resources <n>", "resources per program in the provider bench", positiveInt, 50)
+    .option("--rounds <n>", "rounds of the provider bench (median reported)", positiveInt, 1)
+    .option("--json", "print JSON instead of the table", false)
+    .parse();
+  const opts = program.opts<{ only: Part[]; resources: number; rounds: number; json: boolean }>();
+  const only = new Set(opts.only);
+
+  const report: BenchReport = {
+    startedAt: new Date().toISOString(),
+    machine: machine(),
+    emulator: await run(only.has("emulator"), "emulator", () => benchEmulator()),
+    sdk: await run(only.has("sdk"), "sdk", () => benchSdk()),
+    provider: await run(only.has("provider"), "provider", () => benchProvider({ resources: opts.resources, rounds: opts.rounds })),
+  };
+
+  const json = JSON.stringify(report, null, 2);
+  const file = join(tmpdir(), `pulumi-svc-bench-${report.startedAt.replace(/[:.]/g, "-")}.json`);
+  writeFileSync(file, `${json}\n`);
+  process.stdout.write(opts.json ? `${json}\n` : `\n${render(report)}\n`);
+  process.stderr.write(`[bench] JSON written to ${file}\n`);
+  if (PARTS.some((p) => report[p].status === "failed")) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
