@@ -1,0 +1,41 @@
+/** Where the provider's connection comes from, and how it fails: clearly, naming the settings, never the secrets. */
+import { describe, expect, it } from "vitest";
+import { resolveConnection } from "../../provider/runtime/connection";
+
+const config = (values: Record<string, string>) => (key: string) => values[key];
+
+describe("resolveConnection", () => {
+  it("reads stack config, with the environment as fallback", () => {
+    const resolved = resolveConnection(undefined, config({ "svc:baseUrl": "https://a.example/api_v3", "svc:partnerId": "12" }), { SVC_ADMIN_SECRET: "from-env" });
+    expect(resolved).toEqual({ baseUrl: "https://a.example/api_v3", partnerId: 12, auth: { adminSecret: "from-env" }, requestTimeoutMs: 30_000 });
+  });
+
+  it("prefers an explicit connection over config, and config over the environment", () => {
+    const env = { SVC_BASE_URL: "https://env.example/api_v3", SVC_PARTNER_ID: "3", SVC_KS: "env-ks" };
+    const fromConfig = resolveConnection(undefined, config({ "svc:baseUrl": "https://cfg.example/api_v3" }), env);
+    expect(fromConfig.baseUrl).toBe("https://cfg.example/api_v3");
+    expect(fromConfig.auth).toEqual({ ks: "env-ks" });
+    const explicit = resolveConnection({ baseUrl: "https://second.example/api_v3", partnerId: 99, adminSecret: "second" }, config({ "svc:baseUrl": "https://cfg.example/api_v3" }), env);
+    expect(explicit).toMatchObject({ baseUrl: "https://second.example/api_v3", partnerId: 99, auth: { adminSecret: "second" } });
+  });
+
+  it("prefers an app token over the admin secret (the pipeline way)", () => {
+    const resolved = resolveConnection(undefined, config({ "svc:baseUrl": "https://a.example/api_v3", "svc:partnerId": "1", "svc:adminSecret": "admin", "svc:appTokenId": "0_abc", "svc:appToken": "f00d" }), {});
+    expect(resolved.auth).toEqual({ appTokenId: "0_abc", appToken: "f00d", hashType: "SHA256" });
+  });
+
+  it("names the missing settings and never the secrets", () => {
+    const secrets = { SVC_ADMIN_SECRET: "super-secret-admin", SVC_APP_TOKEN: "secret-token-value" };
+    expect(() => resolveConnection(undefined, config({}), secrets)).toThrow(/svc:baseUrl.*SVC_BASE_URL/);
+    expect(() => resolveConnection(undefined, config({ "svc:baseUrl": "https://a/api_v3" }), secrets)).toThrow(/svc:partnerId/);
+    let message = "";
+    try {
+      resolveConnection(undefined, config({ "svc:baseUrl": "https://a/api_v3", "svc:partnerId": "1" }), { SVC_APP_TOKEN: "secret-token-value" });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("svc:appTokenId");
+    expect(message).not.toContain("secret-token-value");
+    expect(() => resolveConnection(undefined, config({ "svc:baseUrl": "https://a/api_v3", "svc:partnerId": "1" }), {})).toThrow(/No credentials: .*--secret/);
+  });
+});
