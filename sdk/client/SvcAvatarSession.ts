@@ -4,14 +4,17 @@
  * speaking-event polling, WHEP). Everything outside (fetch, RTCPeerConnection, clock, document, console)
  * is injected through the constructor's last argument.
  */
-import { KEEP_ALIVE_INTERVAL_MS, type EndReason, type VoiceConfig } from "../contract/avatar";
+import { KEEP_ALIVE_INTERVAL_MS, type EndReason } from "../contract/avatar";
 import { AvatarApiClient, statusOf } from "./avatarApiClient";
 import { resolveConfig, resolveDeps, type AvatarSessionDeps, type ResolvedConfig, type ResolvedDeps, type VideoElementLike } from "./config";
 import { AvatarError, invalidConfiguration, invalidState, toAvatarError } from "./errors";
 import { Logger, warnDeprecatedOnce } from "./logger";
 import { Repeater } from "./repeater";
 import { initialMachineState, step, type Command, type Effect, type MachineEvent, type MachineState } from "./sessionMachine";
+import { checkBackendSession, checkSayAudio, checkSayText, createRequestOf } from "./sessionInputs";
+import { endReasonOf, pollSpeakingEvents } from "./speakingEvents";
 import { newTurnId } from "./turnId";
+import { createVideoIn } from "./videoAttachment";
 import {
   AvatarErrorCode,
   type AvatarConfig,
@@ -35,8 +38,7 @@ export class SvcAvatarSession {
   private api: AvatarApiClient | undefined;
   private token: string | null = null;
   private keepAlive: Repeater | undefined;
-  private poller: Repeater | undefined;
-  private eventsCursor = 0;
+  private poller: { stop(): void } | undefined;
   private whep: WhepClient | undefined;
   private stream: unknown;
   private video: VideoElementLike | undefined;
@@ -60,18 +62,9 @@ export class SvcAvatarSession {
   // ---- lifecycle ---------------------------------------------------------------------------------
 
   async createSession(options: CreateSessionOptions): Promise<void> {
-    if (!options || typeof options !== "object") throw invalidConfiguration("createSession: expected an options object with visualId");
+    const request = createRequestOf(options);
     if (options.avatarId !== undefined) {
       warnDeprecatedOnce(this.deps.deprecations, this.log, "avatarId", "createSession({ avatarId }) is deprecated; use visualId");
-    }
-    const visualId = options.visualId ?? options.avatarId;
-    if (typeof visualId !== "string" || visualId === "") throw invalidConfiguration("createSession: visualId is required (a non-empty string)");
-    for (const field of ["voiceId", "modelId", "clientId", "videoContainerId"] as const) {
-      const value = options[field];
-      if (value !== undefined && (typeof value !== "string" || value === "")) throw invalidConfiguration(`createSession: ${field} must be a non-empty string`);
-    }
-    if (options.language !== undefined && !/^[a-z]{2,3}$/.test(String(options.language))) {
-      throw invalidConfiguration("createSession: language must be a TTS language code such as en, ja or fil");
     }
     const apiKey = this.config.apiKey;
     if (!apiKey) throw invalidConfiguration("createSession needs AvatarConfig.apiKey (or use initSession with a backend-created session)");
@@ -79,16 +72,7 @@ export class SvcAvatarSession {
     this.command("createSession");
     try {
       if (options.videoContainerId) this.attachAvatar(options.videoContainerId);
-      const voice: VoiceConfig = {
-        ...(options.voiceId ? { id: options.voiceId } : {}),
-        ...(options.modelId ? { modelId: options.modelId } : {}),
-        ...(options.language ? { language: options.language } : {}),
-      };
-      const created = await api.create(apiKey, {
-        visualConfig: { id: visualId },
-        ...(Object.keys(voice).length ? { voiceConfig: voice } : {}),
-        ...(options.clientId ? { clientId: options.clientId } : {}),
-      });
+      const created = await api.create(apiKey, request);
       this.token = created.token;
       this.dispatch({ type: "session.created", sessionId: created.sessionId });
       await this.connect(api);
@@ -98,8 +82,7 @@ export class SvcAvatarSession {
   }
 
   async initSession(session: { sessionId: string; token: string }, options: InitSessionOptions = {}): Promise<void> {
-    if (!session || typeof session.sessionId !== "string" || session.sessionId === "") throw invalidConfiguration("initSession: session.sessionId is required");
-    if (typeof session.token !== "string" || session.token === "") throw invalidConfiguration("initSession: session.token is required");
+    checkBackendSession(session);
     const api = this.apiClient();
     this.command("initSession");
     try {
@@ -121,9 +104,7 @@ export class SvcAvatarSession {
   // ---- speech ------------------------------------------------------------------------------------
 
   async sayText(text: string, turnId?: string, isFinal = true): Promise<void> {
-    if (typeof text !== "string" || text.trim() === "") throw invalidConfiguration("sayText: text must be a non-empty string");
-    if (turnId !== undefined && (typeof turnId !== "string" || turnId === "")) throw invalidConfiguration("sayText: turnId must be a non-empty string");
-    if (typeof isFinal !== "boolean") throw invalidConfiguration("sayText: isFinal must be a boolean");
+    checkSayText(text, turnId, isFinal);
     this.command("sayText");
     // One turn id for every chunk of a turn: reused until a chunk marked final closes the turn.
     const turn = turnId ?? this.turnId ?? newTurnId();
@@ -132,9 +113,7 @@ export class SvcAvatarSession {
   }
 
   async sayAudio(audioFile: Blob, turnId: string, duration: number): Promise<void> {
-    if (typeof Blob === "undefined" || !(audioFile instanceof Blob)) throw invalidConfiguration("sayAudio: audioFile must be a File or Blob (MP3, 44.1 kHz)");
-    if (typeof turnId !== "string" || turnId === "") throw invalidConfiguration("sayAudio: turnId is required");
-    if (typeof duration !== "number" || !Number.isFinite(duration) || duration <= 0) throw invalidConfiguration("sayAudio: duration must be a positive number of seconds");
+    checkSayAudio(audioFile, turnId, duration);
     this.command("sayAudio");
     await this.onSession("say-audio", (api, id, token) => api.sayAudio(id, token, audioFile, turnId, duration));
   }
@@ -149,20 +128,8 @@ export class SvcAvatarSession {
   attachAvatar(containerId: string): void {
     if (typeof containerId !== "string" || containerId === "") throw invalidConfiguration("attachAvatar: containerId is required");
     this.command("attachAvatar");
-    const doc = this.deps.document;
-    if (!doc) throw invalidConfiguration("attachAvatar needs a document (none in this environment; inject one)");
-    const container = doc.getElementById(containerId);
-    if (!container) throw invalidConfiguration(`attachAvatar: no element with id "${containerId}"`);
+    const video = createVideoIn(this.deps.document, containerId, this.stream);
     this.video?.remove();
-    const video = doc.createElement("video");
-    video.autoplay = true;
-    video.playsInline = true;
-    video.setAttribute("playsinline", "");
-    video.setAttribute("autoplay", "");
-    video.style.width = "100%";
-    video.style.height = "100%";
-    if (this.stream !== undefined) video.srcObject = this.stream;
-    container.appendChild(video);
     this.video = video;
   }
 
@@ -233,7 +200,16 @@ export class SvcAvatarSession {
         void this.sendKeepAlive();
         return;
       case "events.start":
-        this.poller = new Repeater(this.deps.clock, this.deps.eventsPollIntervalMs, () => this.pollEvents()).start();
+        this.poller = pollSpeakingEvents({
+          api: this.apiClient(),
+          sessionId: this.machine.sessionId!,
+          token: this.token!,
+          clock: this.deps.clock,
+          intervalMs: this.deps.eventsPollIntervalMs,
+          log: this.log,
+          onEvent: (type) => this.dispatch({ type: type === "speakingStart" ? "speaking.started" : "speaking.ended" }),
+          onGone: (error) => this.dispatch({ type: "server.ended", reason: endReasonOf(error) }),
+        });
         return;
       case "events.stop":
         this.poller?.stop();
@@ -334,24 +310,6 @@ export class SvcAvatarSession {
     }
   }
 
-  private async pollEvents(): Promise<void> {
-    const sessionId = this.machine.sessionId;
-    if (!sessionId || !this.token || this.machine.session !== "READY") return;
-    try {
-      const page = await this.apiClient().events(sessionId, this.token, this.eventsCursor);
-      this.eventsCursor = page.cursor;
-      for (const event of page.events) this.dispatch({ type: event.type === "speakingStart" ? "speaking.started" : "speaking.ended" });
-    } catch (error) {
-      const status = statusOf(error);
-      if (status === 410) this.dispatch({ type: "server.ended", reason: endReasonOf(error as AvatarError) });
-      else if (status === 404 || status === 401 || status === 403) {
-        // No events endpoint (or no access): speaking events are unavailable; keep-alive still watches the session.
-        this.log.debug(`speaking events unavailable (${status}); polling stopped`);
-        this.poller?.stop();
-      }
-    }
-  }
-
   private async endOnBackend(): Promise<void> {
     const sessionId = this.machine.sessionId;
     const token = this.token;
@@ -382,9 +340,4 @@ export class SvcAvatarSession {
       this.log.debug("could not release the session after a failure", { error: (error as Error).message });
     }
   }
-}
-
-function endReasonOf(error: AvatarError): EndReason {
-  const reason = error.details?.reason;
-  return reason === "client" || reason === "server" || reason === "idle-timeout" || reason === "error" ? reason : "server";
 }
