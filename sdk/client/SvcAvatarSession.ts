@@ -38,6 +38,7 @@ export class SvcAvatarSession {
   private api: AvatarApiClient | undefined;
   private token: string | null = null;
   private keepAlive: Repeater | undefined;
+  private keepAliveInFlight: Promise<void> | undefined;
   private poller: { stop(): void } | undefined;
   private whep: WhepClient | undefined;
   private stream: unknown;
@@ -191,13 +192,19 @@ export class SvcAvatarSession {
       case "emit.speakingEnd":
         return this.emit("speakingEnd");
       case "keepAlive.start":
-        this.keepAlive = new Repeater(this.deps.clock, KEEP_ALIVE_INTERVAL_MS, () => this.dispatch({ type: "keepAlive.tick" })).start();
+        // The tick's task lasts as long as its keep-alive (with retries), so a slow one skips the next beat.
+        this.keepAlive = new Repeater(this.deps.clock, KEEP_ALIVE_INTERVAL_MS, async () => {
+          this.dispatch({ type: "keepAlive.tick" });
+          await this.keepAliveInFlight;
+        }).start();
         return;
       case "keepAlive.stop":
         this.keepAlive?.stop();
         return;
       case "keepAlive.send":
-        void this.sendKeepAlive();
+        this.keepAliveInFlight = this.sendKeepAlive().finally(() => {
+          this.keepAliveInFlight = undefined;
+        });
         return;
       case "events.start":
         this.poller = pollSpeakingEvents({

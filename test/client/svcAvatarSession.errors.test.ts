@@ -203,7 +203,7 @@ describe("SvcAvatarSession errors, retries and state rules", () => {
     expect((await rejection(s.createSession({ visualId: "v", language: "English" }))).code).toBe("INVALID_CONFIGURATION");
     expect((await rejection(s.createSession({ visualId: "v", videoContainerId: "missing" }))).code).toBe("INVALID_CONFIGURATION");
     expect((await rejection(s.initSession({ sessionId: "", token: "t" }))).code).toBe("INVALID_CONFIGURATION");
-    expect(() => s.on("nope" as never, () => undefined)).toThrow(expect.objectContaining({ code: "INVALID_CONFIGURATION" }));
+    expect(() => s.on("nope" as never, (() => undefined) as never)).toThrow(expect.objectContaining({ code: "INVALID_CONFIGURATION" }));
     const noBase = new SvcAvatarSession({ apiKey: KS }, { fetch: async () => new Response() });
     expect((await rejection(noBase.createSession({ visualId: "v" }))).code).toBe("INVALID_CONFIGURATION");
     const noRtc = h.session(undefined, { RTCPeerConnection: undefined });
@@ -262,3 +262,18 @@ function depsOf(harness: Harness) {
     },
   };
 }
+
+describe("keep-alive cadence under slow retries", () => {
+  it("skips a beat instead of overlapping when a keep-alive is still retrying", async () => {
+    const h = createHarness();
+    const retryConfig = { maxAttempts: 3, initialDelayMs: 6_000, maxDelayMs: 6_000, backoffMultiplier: 1 };
+    const s = h.session({ apiKey: KS, baseUrl: BASE_URL, retryConfig });
+    await s.createSession({ visualId: "v" });
+    h.faults.push({ match: "/keep-alive", status: 503, times: 2 });
+    // Tick at 10 s retries at 16 s and 22 s (passing the 20 s beat); the next keep-alive starts at 30 s.
+    await h.clock.advance(31_000);
+    const times = h.calls.filter((c) => c.path.endsWith("/keep-alive")).map((c) => c.at - h.calls[0]!.at);
+    expect(times).toEqual([10_000, 16_000, 22_000, 30_000]);
+    expect(s.getSessionState()).toBe("READY");
+  });
+});
