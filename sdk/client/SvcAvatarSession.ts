@@ -8,6 +8,7 @@ import { KEEP_ALIVE_INTERVAL_MS, type EndReason } from "../contract/avatar";
 import { AvatarApiClient, statusOf } from "./avatarApiClient";
 import { resolveConfig, resolveDeps, type AvatarSessionDeps, type ResolvedConfig, type ResolvedDeps, type VideoElementLike } from "./config";
 import { AvatarError, invalidConfiguration, invalidState, toAvatarError } from "./errors";
+import { EventHub } from "./eventHub";
 import { Logger, warnDeprecatedOnce } from "./logger";
 import { Repeater } from "./repeater";
 import { initialMachineState, step, type Command, type Effect, type MachineEvent, type MachineState } from "./sessionMachine";
@@ -27,14 +28,12 @@ import {
 } from "./types";
 import { WhepClient } from "./whepClient";
 
-const EVENT_NAMES: readonly SessionEventName[] = ["stateChange", "connectionChange", "error", "speakingStart", "speakingEnd"];
-
 export class SvcAvatarSession {
   private machine: MachineState = initialMachineState;
   private readonly config: ResolvedConfig;
   private readonly deps: ResolvedDeps;
   private readonly log: Logger;
-  private readonly listeners = new Map<SessionEventName, Set<(...args: never[]) => void>>();
+  private readonly events: EventHub;
   private api: AvatarApiClient | undefined;
   private token: string | null = null;
   private keepAlive: Repeater | undefined;
@@ -55,6 +54,7 @@ export class SvcAvatarSession {
     this.deps = resolveDeps(positional ? third : (second as AvatarSessionDeps | undefined));
     this.config = resolveConfig(config);
     this.log = new Logger(this.config.logLevel, this.deps.logger);
+    this.events = new EventHub(this.log);
     if (positional) {
       warnDeprecatedOnce(this.deps.deprecations, this.log, "positional-apiKey", "new SvcAvatarSession(apiKey) is deprecated; use new SvcAvatarSession({ apiKey })");
     }
@@ -151,15 +151,11 @@ export class SvcAvatarSession {
   }
 
   on<E extends SessionEventName>(event: E, callback: SessionEventMap[E]): void {
-    if (!EVENT_NAMES.includes(event)) throw invalidConfiguration(`on: unknown event "${String(event)}"; expected one of ${EVENT_NAMES.join(", ")}`);
-    if (typeof callback !== "function") throw invalidConfiguration("on: callback must be a function");
-    let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
-    set.add(callback as (...args: never[]) => void);
+    this.events.on(event, callback);
   }
 
   off<E extends SessionEventName>(event: E, callback: SessionEventMap[E]): void {
-    this.listeners.get(event)?.delete(callback as (...args: never[]) => void);
+    this.events.off(event, callback);
   }
 
   // ---- runner ------------------------------------------------------------------------------------
@@ -180,17 +176,17 @@ export class SvcAvatarSession {
         throw invalidState(effect.command, effect.state);
       case "emit.stateChange":
         this.log.info(`session state ${effect.state}${effect.reason ? ` (${effect.reason})` : ""}`);
-        return this.emit("stateChange", effect.state, effect.reason ? { reason: effect.reason } : {});
+        return this.events.emit("stateChange", effect.state, effect.reason ? { reason: effect.reason } : {});
       case "emit.connectionChange":
         this.log.debug(`connection state ${effect.state}`);
-        return this.emit("connectionChange", effect.state);
+        return this.events.emit("connectionChange", effect.state);
       case "emit.error":
         this.log.error(`${effect.error.code}: ${effect.error.message}`);
-        return this.emit("error", effect.error);
+        return this.events.emit("error", effect.error);
       case "emit.speakingStart":
-        return this.emit("speakingStart");
+        return this.events.emit("speakingStart");
       case "emit.speakingEnd":
-        return this.emit("speakingEnd");
+        return this.events.emit("speakingEnd");
       case "keepAlive.start":
         // The tick's task lasts as long as its keep-alive (with retries), so a slow one skips the next beat.
         this.keepAlive = new Repeater(this.deps.clock, KEEP_ALIVE_INTERVAL_MS, async () => {
@@ -233,16 +229,6 @@ export class SvcAvatarSession {
       case "backend.release":
         void this.release();
         return;
-    }
-  }
-
-  private emit<E extends SessionEventName>(event: E, ...args: Parameters<SessionEventMap[E]>): void {
-    for (const listener of this.listeners.get(event) ?? []) {
-      try {
-        (listener as (...a: unknown[]) => void)(...args);
-      } catch (error) {
-        this.log.error(`a ${event} listener threw`, { error: (error as Error)?.message });
-      }
     }
   }
 
