@@ -7,7 +7,7 @@
  *   node dist/bench/index.js [--only emulator,sdk,provider] [--resources N] [--rounds N] [--json]
  */
 import { writeFileSync } from "node:fs";
-import { arch, cpus, platform, release, tmpdir, totalmem } from "node:os";
+import { arch, cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { benchEmulator } from "./emulator";
@@ -22,7 +22,9 @@ type Outcome<T> = { status: "ok"; seconds: number; result: T } | { status: "fail
 
 interface BenchReport {
   startedAt: string;
-  machine: { cpus: number; cpuModel: string; memoryGiB: number; os: string; node: string };
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; os: string; node: string; loadAverageAtStart: number };
+  /** 1-minute load average when the run ended: above the CPU count, other work shared the machine. */
+  loadAverageAtEnd?: number;
   emulator: Outcome<Record<string, number | string>>;
   sdk: Outcome<SdkBenchResult>;
   provider: Outcome<ProviderBenchResult>;
@@ -55,6 +57,8 @@ async function run<T>(enabled: boolean, name: Part, fn: () => Promise<T>): Promi
   }
 }
 
+const load = (): number => Math.round((loadavg()[0] ?? 0) * 100) / 100;
+
 function machine(): BenchReport["machine"] {
   const list = cpus();
   return {
@@ -63,6 +67,7 @@ function machine(): BenchReport["machine"] {
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     os: `${platform()} ${release()} ${arch()}`,
     node: process.version,
+    loadAverageAtStart: load(),
   };
 }
 
@@ -74,7 +79,7 @@ function section<T>(title: string, outcome: Outcome<T>, body: (result: T) => str
 
 function render(report: BenchReport): string {
   const m = report.machine;
-  const out = [`pulumi-svc bench, ${report.startedAt}: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}`];
+  const out = [`pulumi-svc bench, ${report.startedAt}: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}; load average ${m.loadAverageAtStart} at start, ${report.loadAverageAtEnd} at end`];
   out.push(
     section("Emulator: appToken.get over keep-alive connections, in-memory state", report.emulator, (r) =>
       table(
@@ -124,7 +129,7 @@ async function main(): Promise<void> {
     .description("pulumi-svc benchmarks: emulator, sdk vs raw undici, provider vs a no-op dynamic resource")
     .option("--only <parts>", `comma-separated subset of ${PARTS.join(",")}`, partList, [...PARTS])
     .option("--resources <n>", "resources per program in the provider bench", positiveInt, 50)
-    .option("--rounds <n>", "rounds of the provider bench (median reported)", positiveInt, 1)
+    .option("--rounds <n>", "rounds of the provider bench (median reported)", positiveInt, 2)
     .option("--json", "print JSON instead of the table", false)
     .parse();
   const opts = program.opts<{ only: Part[]; resources: number; rounds: number; json: boolean }>();
@@ -138,6 +143,7 @@ async function main(): Promise<void> {
     provider: await run(only.has("provider"), "provider", () => benchProvider({ resources: opts.resources, rounds: opts.rounds })),
   };
 
+  report.loadAverageAtEnd = load();
   const json = JSON.stringify(report, null, 2);
   const file = join(tmpdir(), `pulumi-svc-bench-${report.startedAt.replace(/[:.]/g, "-")}.json`);
   writeFileSync(file, `${json}\n`);

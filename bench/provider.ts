@@ -18,7 +18,7 @@ type Program = "noop" | "appTokens";
 export interface ProviderBenchOptions {
   /** Resources in each program; default 50. */
   resources?: number;
-  /** Rounds of the four operations on both programs; default 1. */
+  /** Rounds of the four operations on both programs; default 2. */
   rounds?: number;
   /** Deadline of one engine operation; default 5 minutes. */
   operationTimeoutMs?: number;
@@ -57,7 +57,7 @@ export interface ProviderBenchResult {
 
 export async function benchProvider(options: ProviderBenchOptions = {}): Promise<ProviderBenchResult> {
   const resources = options.resources ?? 50;
-  const rounds = options.rounds ?? 1;
+  const rounds = options.rounds ?? 2;
   const opTimeout = options.operationTimeoutMs ?? 300_000;
   const budgetMs = options.budgetMs ?? 600_000;
   const log = options.log ?? ((line: string) => process.stderr.write(`[bench provider] ${line}\n`));
