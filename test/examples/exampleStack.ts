@@ -21,13 +21,17 @@ export interface ExampleStack extends TestStack {
 }
 
 /**
- * `connection` is the `svc:*` part of the stack config; the SVC_* variables of the test's own environment are
+ * `config` is set on the stack (on top of a committed Pulumi.<stack>.yaml, if the example has one); the SVC_* variables of the test's own environment are
  * blanked, so the example runs with exactly what the test gives it.
  */
-export async function exampleStack(example: string, config: (emulator: RunningEmulator) => ConfigMap): Promise<ExampleStack> {
-  const emulator = await startEmulator({ quiet: true, delivery: { maxAttempts: 3, initialDelayMs: 20 } } as Parameters<typeof startEmulator>[0]);
+export async function exampleStack(
+  example: string,
+  config: (emulator: RunningEmulator) => ConfigMap,
+  options: { stackName?: string; emulator?: { partnerId?: number; adminSecret?: string } } = {},
+): Promise<ExampleStack> {
+  const emulator = await startEmulator({ quiet: true, delivery: { maxAttempts: 3, initialDelayMs: 20 }, ...options.emulator });
   const blankEnv = Object.fromEntries(["SVC_BASE_URL", "SVC_PARTNER_ID", "SVC_ADMIN_SECRET", "SVC_APP_TOKEN_ID", "SVC_APP_TOKEN", "SVC_KS"].map((k) => [k, ""]));
-  const t = await newTestStack(join(examplesDir, example), { copyProgram: true, extraEnv: blankEnv });
+  const t = await newTestStack(join(examplesDir, example), { copyProgram: true, extraEnv: blankEnv, ...(options.stackName ? { stackName: options.stackName } : {}) });
   await t.stack.setAllConfig(config(emulator));
   const admin = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
   return {
