@@ -2,7 +2,6 @@
  * The provider runtime's HTTP, pinned with nock: the exact requests a create sends, and how read maps the
  * platform's answers (gone vs. a failure that must fail loudly), with no server at all.
  */
-import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { appTokenProvider } from "../../provider/runtime/appTokenProvider";
 import { configure, resetForTests } from "../../provider/runtime/clients";
@@ -12,8 +11,12 @@ const ADMIN_SECRET = "nock-admin-secret-value";
 const KS = "djJ8bm9jay1rcy1zdHJpbmc";
 const token = { id: "0_nock1", token: "f".repeat(64), partnerId: 42, status: 2, sessionType: 0, sessionDuration: 0, hashType: "SHA256", expiry: 0, createdAt: 1, updatedAt: 1, objectType: "SvcAppToken" };
 
+// nock is ESM-only and this project compiles to CommonJS: load it the ESM way.
+let nock: typeof import("nock").default;
+
 describe("provider runtime over nock", () => {
   beforeAll(async () => {
+    nock = (await import("nock")).default;
     nock.disableNetConnect();
     await resetForTests();
     const values: Record<string, string> = { "svc:baseUrl": `${BASE}/api_v3`, "svc:partnerId": "42", "svc:adminSecret": ADMIN_SECRET, "svc:requestTimeoutMs": "2000" };
@@ -62,7 +65,10 @@ describe("provider runtime over nock", () => {
     nock(BASE)
       .post("/api_v3/service/appToken/action/get")
       .reply(200, { code: "SERVICE_FORBIDDEN", message: `forbidden for ks ${KS}`, objectType: "SvcAPIException", args: [] });
-    const error = await appTokenProvider.read("0_nock1", { tokenId: "0_nock1" }).catch((e: unknown) => e as Error & { code?: string });
+    const error = (await appTokenProvider.read("0_nock1", { tokenId: "0_nock1" }).then(
+      () => new Error("read should have failed"),
+      (e: unknown) => e,
+    )) as Error & { code?: string };
     expect(error).toMatchObject({ code: "SERVICE_FORBIDDEN" });
     expect(String(error.message)).not.toContain(KS);
     expect(JSON.stringify(error)).not.toContain(ADMIN_SECRET);
