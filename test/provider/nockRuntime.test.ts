@@ -12,7 +12,7 @@ const KS = "djJ8bm9jay1rcy1zdHJpbmc";
 const token = { id: "0_nock1", token: "f".repeat(64), partnerId: 42, status: 2, sessionType: 0, sessionDuration: 0, hashType: "SHA256", expiry: 0, createdAt: 1, updatedAt: 1, objectType: "SvcAppToken" };
 
 // nock is ESM-only and this project compiles to CommonJS: load it the ESM way.
-let nock: typeof import("nock").default;
+let nock: typeof import("nock", { with: { "resolution-mode": "import" } }).default;
 
 describe("provider runtime over nock", () => {
   beforeAll(async () => {
