@@ -91,6 +91,8 @@ program
           `  avatar API    ${info.avatarApiUrl}`,
           `  avatar video  ${info.avatarVideoUrl}`,
           `  state         ${o.state ?? "in memory (lost on exit)"}`,
+          "To point Pulumi stacks and the sdk at it (the provider reads these when svc:* config is not set):",
+          `  export SVC_BASE_URL=${info.baseUrl} SVC_PARTNER_ID=${info.partnerId} SVC_ADMIN_SECRET=${info.adminSecret}`,
           "Press Ctrl+C to stop.",
         ].join("\n"),
       );
