@@ -10,7 +10,7 @@ import type { ConnectionInput } from "../schemas/connection";
 import { checkFields, type CheckResult } from "./check";
 import { clientFor, operationSignal } from "./clients";
 import { diffFields, plain, type DiffOutcome } from "./diff";
-import { isGone, ProviderError } from "./errors";
+import { ProviderError, unlessGone } from "./errors";
 import { UNKNOWN } from "./unknowns";
 
 type Props = Record<string, unknown>;
@@ -91,14 +91,8 @@ export const appTokenProvider = {
 
   async read(id: string, props: Props): Promise<{ id: string; props?: Props; inputs?: Props }> {
     const client = clientFor(connectionOf(props));
-    let token: AppTokenRecord;
-    try {
-      token = await client.appTokens.get(id, { signal: operationSignal() });
-    } catch (error) {
-      if (isGone(error)) return { id: "" }; // deleted outside Pulumi: refresh drops it, up recreates it
-      throw error;
-    }
-    if (token.status === 3) return { id: "" };
+    const token = await unlessGone(() => client.appTokens.get(id, { signal: operationSignal() }));
+    if (!token || token.status === 3) return { id: "" }; // deleted outside Pulumi: refresh drops it, up recreates it
     const outs = appTokenOutputs(token, props, props.token);
     const inputs = plain({
       hashType: outs.hashType,
@@ -125,11 +119,7 @@ export const appTokenProvider = {
 
   async delete(id: string, props: Props): Promise<void> {
     const client = clientFor(connectionOf(props));
-    try {
-      await client.appTokens.delete(id, { signal: operationSignal() });
-    } catch (error) {
-      if (!isGone(error)) throw error; // already gone counts as deleted
-    }
+    await unlessGone(() => client.appTokens.delete(id, { signal: operationSignal() })); // already gone counts as deleted
   },
 };
 
@@ -142,13 +132,8 @@ function appTokenOutputsFromState(olds: Props, news: Props): Props {
 /** Adopt an existing token: verified and read, never duplicated; in-place fields converge to the inputs. */
 async function adopt(id: string, inputs: Props, signal: AbortSignal): Promise<{ id: string; outs: Props }> {
   const client = clientFor(connectionOf(inputs));
-  let token: AppTokenRecord;
-  try {
-    token = await client.appTokens.get(id, { signal });
-  } catch (error) {
-    if (isGone(error)) throw new ProviderError(`adoptId: app token ${id} was not found in partner ${client.partnerId}; nothing was created`);
-    throw error;
-  }
+  const token = await unlessGone(() => client.appTokens.get(id, { signal }));
+  if (!token) throw new ProviderError(`adoptId: app token ${id} was not found in partner ${client.partnerId}; nothing was created`);
   const mismatched = (["hashType", "sessionType", "expiry"] as const).filter((key) => {
     const actual = key === "sessionType" ? sessionTypeName(token.sessionType) : token[key];
     return inputs[key] !== UNKNOWN && actual !== inputs[key];

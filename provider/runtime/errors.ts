@@ -7,6 +7,16 @@ export function isGone(error: unknown): boolean {
   return typeof error === "object" && error !== null && GONE.has(String((error as { code?: unknown }).code));
 }
 
+/** Runs a call on one object; undefined when the object does not exist (any more), any other failure throws. */
+export async function unlessGone<T>(call: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isGone(error)) return undefined;
+    throw error;
+  }
+}
+
 export class ProviderError extends Error {
   override readonly name = "ProviderError";
 }

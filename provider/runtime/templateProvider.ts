@@ -17,7 +17,7 @@ import {
 import { checkFields, type CheckResult } from "./check";
 import { clientFor, operationSignal } from "./clients";
 import { diffFields, plain, sameValue, type DiffOutcome } from "./diff";
-import { isGone, PartialCreateError, ProviderError } from "./errors";
+import { PartialCreateError, ProviderError, unlessGone } from "./errors";
 import { isUnknown } from "./unknowns";
 
 type Props = Record<string, unknown>;
@@ -116,14 +116,8 @@ export const templateProvider = {
 
   async read(id: string, props: Props): Promise<{ id: string; props?: Props; inputs?: Props }> {
     const client = clientFor(connectionOf(props));
-    let template: EventNotificationTemplate;
-    try {
-      template = await client.templates.get(id, { signal: operationSignal() });
-    } catch (error) {
-      if (isGone(error)) return { id: "" };
-      throw error;
-    }
-    if (template.status === TemplateStatus.DELETED) return { id: "" };
+    const template = await unlessGone(() => client.templates.get(id, { signal: operationSignal() }));
+    if (!template || template.status === TemplateStatus.DELETED) return { id: "" };
     const outs = templateOutputs(template, props, props.sourceTemplateId);
     const inputs = plain({
       systemTemplateId: props.systemTemplateId,
@@ -158,11 +152,7 @@ export const templateProvider = {
 
   async delete(id: string, props: Props): Promise<void> {
     const client = clientFor(connectionOf(props));
-    try {
-      await client.templates.delete(id, { signal: operationSignal() });
-    } catch (error) {
-      if (!isGone(error)) throw error;
-    }
+    await unlessGone(() => client.templates.delete(id, { signal: operationSignal() }));
   },
 };
 
@@ -185,13 +175,8 @@ async function resolveSource(client: SvcClient, inputs: Props, signal: AbortSign
 
 /** Adopt an existing template: verified and read, never duplicated; in-place fields converge to the inputs. */
 async function adopt(client: SvcClient, id: string, inputs: Props, sourceId: string, signal: AbortSignal): Promise<{ id: string; outs: Props }> {
-  let template: EventNotificationTemplate;
-  try {
-    template = await client.templates.get(id, { signal });
-  } catch (error) {
-    if (isGone(error)) throw new ProviderError(`adoptId: template ${id} was not found; nothing was created`);
-    throw error;
-  }
+  let template = await unlessGone(() => client.templates.get(id, { signal }));
+  if (!template) throw new ProviderError(`adoptId: template ${id} was not found; nothing was created`);
   if (template.type !== TemplateType.HTTP) throw new ProviderError(`adoptId: template ${id} is of type ${template.type}, expected ${TemplateType.HTTP}`);
   // The write-once secret cannot be read back, so an adopted template is always brought to the declared values.
   template = await client.templates.update(id, cloneFields(inputs), { signal });
