@@ -39,7 +39,7 @@ async function main(): Promise<void> {
       [
         `bootstrap: created app token ${id} (ADMIN, disableentitlement, ${hashType}); its value went to stdout.`,
         "Next, in the stack the pipeline runs:",
-        `  pulumi config set svc:appTokenId ${id}`,
+        `  pulumi config set --plaintext svc:appTokenId ${id}`,
         "  pulumi config set svc:appToken --secret   (if you did not pipe the value there already)",
         "  pulumi config rm svc:adminSecret          (the pipeline must not hold it)",
       ].join("\n"),

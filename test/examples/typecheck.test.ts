@@ -27,7 +27,7 @@ describe("examples/", () => {
     const project = readFileSync(join(dir, "Pulumi.yaml"), "utf8");
     expect(project).toMatch(/^runtime:\n {2}name: nodejs\n {2}options:\n {4}typescript: true$/m);
     expect(project).toMatch(/^main: index\.ts$/m);
-    for (const file of ["index.ts", "tsconfig.json", "README.md", "package.json"]) expect(existsSync(join(dir, file)), file).toBe(true);
+    for (const file of ["index.ts", "tsconfig.json", "README.md"]) expect(existsSync(join(dir, file)), file).toBe(true);
     const readme = readFileSync(join(dir, "README.md"), "utf8");
     expect(readme).toContain("npm run emulator");
     expect(readme).toMatch(/pulumi config set --secret/);
