@@ -9,7 +9,7 @@
  * (or `gh secret set SVC_APP_TOKEN`); the id and the next steps go to stderr. It refuses to print the value to a
  * terminal, before creating anything, so the value does not end up in a scrollback or a CI log.
  */
-import { SvcClient } from "pulumi-svc/dist/sdk";
+import { SvcClient } from "pulumi-svc/sdk";
 import { createPipelineToken } from "./createPipelineToken";
 
 function required(name: string): string {

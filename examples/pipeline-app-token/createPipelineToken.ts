@@ -3,7 +3,7 @@
  * privilege (what template calls need), created once with the account's admin secret. From then on the pipeline
  * holds only this token's id and value: it never sees the admin secret, and the token can be revoked on its own.
  */
-import type { AppToken, SvcClient } from "pulumi-svc/dist/sdk";
+import type { AppToken, SvcClient } from "pulumi-svc/sdk";
 
 export interface PipelineTokenOptions {
   /** Shown in the platform's token list; name the pipeline and repository. */

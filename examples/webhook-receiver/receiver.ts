@@ -5,7 +5,7 @@
  * it: 401 for a bad signature, 400 for a body that is not a notification, 200 once onEvent has resolved.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createWebhookHandler, type Notification } from "pulumi-svc/dist/sdk";
+import { createWebhookHandler, type Notification } from "pulumi-svc/sdk";
 
 export interface ReceiverOptions {
   /** The template's signSecret (the same value as the stack's webhookSigningSecret). */

@@ -8,8 +8,18 @@ import type * as pulumi from "@pulumi/pulumi";
 
 type Kind = "appToken" | "httpNotificationTemplate";
 
+// One object per kind: the SDK serializes a provider object once and reuses the text for every resource handed the
+// same object, so 50 AppTokens cost one serialization, not 50.
+const shims = new Map<Kind, pulumi.dynamic.ResourceProvider>();
+
 export function shimFor(kind: Kind): pulumi.dynamic.ResourceProvider {
-  const runtime = () => require("pulumi-svc/dist/provider/runtime");
+  let shim = shims.get(kind);
+  if (!shim) shims.set(kind, (shim = makeShim(kind)));
+  return shim;
+}
+
+function makeShim(kind: Kind): pulumi.dynamic.ResourceProvider {
+  const runtime = () => require("pulumi-svc/provider-runtime");
   return {
     async configure(req) {
       runtime().configure(req.config);

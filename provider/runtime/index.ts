@@ -1,6 +1,6 @@
 /**
  * The provider runtime: what the serialized shims load, by package name, inside the engine's dynamic provider
- * process. This module path (pulumi-svc/dist/provider/runtime) is a stable contract: stacks store shims that
+ * process. This module path (pulumi-svc/provider-runtime) is a stable contract: stacks store shims that
  * require it, so it must keep existing and keep these names across releases.
  */
 export { configure } from "./clients";

@@ -62,7 +62,7 @@ describe("package upgrade", () => {
 
   it("a new serialized provider: no visible change, no API call, and the stored provider is refreshed", async () => {
     edit(join(copy.packageDir, "dist", "provider", "resources", "shim.js"), (text) =>
-      text.replace('() => require("pulumi-svc/dist/provider/runtime")', '() => /* release 0.3.0 */ require("pulumi-svc/dist/provider/runtime")'),
+      text.replace('() => require("pulumi-svc/provider-runtime")', '() => /* release 0.3.0 */ require("pulumi-svc/provider-runtime")'),
     );
     await p.resetStats();
     expect((await p.stack.preview()).changeSummary).toEqual({ same: 3 });

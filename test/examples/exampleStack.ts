@@ -7,7 +7,7 @@ import { request } from "undici";
 import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 // The dist build, as the examples use it (and as users install it): its classes are the ones the examples accept.
-import { SvcClient } from "pulumi-svc/dist/sdk";
+import { SvcClient } from "pulumi-svc/sdk";
 import { newTestStack, repoRoot, type TestStack } from "../support/pulumi";
 
 export const examplesDir = join(repoRoot, "examples");

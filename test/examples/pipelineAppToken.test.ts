@@ -4,7 +4,7 @@
  * in config or environment) and creates its resources; bumping `tokenRotation` rotates the backend token.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SvcApiError } from "pulumi-svc/dist/sdk";
+import { SvcApiError } from "pulumi-svc/sdk";
 import { createPipelineToken } from "../../examples/pipeline-app-token/createPipelineToken";
 import { backendFilesText } from "../support/pulumi";
 import { values } from "../support/platformStack";

@@ -7,7 +7,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { computeSignature, type Notification } from "pulumi-svc/dist/sdk";
+import { computeSignature, type Notification } from "pulumi-svc/sdk";
 import { createReceiverServer } from "../../examples/webhook-receiver/receiver";
 import { backendFilesText } from "../support/pulumi";
 import { values } from "../support/platformStack";
