@@ -92,16 +92,17 @@ function render(report: BenchReport): string {
     ),
   );
   out.push(
-    section("SDK vs raw undici: appToken.get on the same emulator", report.sdk, (r) =>
+    section("SDK vs raw undici: appToken.get on the same emulator (in its own process)", report.sdk, (r) =>
       [
         table(
-          ["client", "ops/s"],
+          ["client", "ops/s", "client CPU µs/call"],
           [
-            ["raw undici (baseline)", fmt(r.rawOpsPerSec)],
-            ["SvcClient", fmt(r.sdkOpsPerSec)],
+            ["raw undici (baseline)", fmt(r.rawOpsPerSec), fmt(r.rawCpuMicrosPerCall)],
+            ["SvcClient", fmt(r.sdkOpsPerSec), fmt(r.sdkCpuMicrosPerCall)],
           ],
         ),
         `  ratio SvcClient / raw undici = ${fmt(r.ratio, 3)} (concurrency ${r.concurrency}; 1 = the sdk costs nothing)`,
+        `  sdk overhead: ${fmt(r.sdkCpuMicrosPerCall - r.rawCpuMicrosPerCall)} µs of client CPU per call (form encoding, session, retry wrapper, zod validation)`,
       ].join("\n"),
     ),
   );

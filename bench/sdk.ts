@@ -1,11 +1,15 @@
 /**
  * sdk throughput vs raw undici, same emulator, same run: appToken.get through SvcClient (form encoding,
  * session cache, retry wrapper, JSON parse, zod validation) against a hand-written undici POST of the same
- * form body (JSON parse only). Reports ops/s of each and the ratio (aim: >= 0.9). Bounded in time.
+ * form body (JSON parse only). Reports ops/s of each, the ratio (aim: >= 0.9), and the client's own CPU time
+ * per call of each side. The emulator runs in its own process (as a real server would), so the client's CPU
+ * is not shared with the server's and the CPU per call is the client's alone. Bounded in time.
  * Run alone: `npm run build && node dist/bench/sdk.js`.
  */
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { Agent, request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
 import { SvcClient } from "../sdk";
 
 export interface EmulatorTarget {
@@ -28,17 +32,19 @@ export interface SdkBenchResult {
   sdkOpsPerSec: number;
   /** sdk / raw; 1 means the sdk costs nothing. */
   ratio: number;
+  /** The client process's CPU time per call (user + system), in microseconds. */
+  rawCpuMicrosPerCall: number;
+  sdkCpuMicrosPerCall: number;
 }
 
 /** Takes a running emulator (its baseUrl, or the full target) or starts one on port 0. */
 export async function benchSdk(emulator?: string | EmulatorTarget, options: SdkBenchOptions = {}): Promise<SdkBenchResult> {
   const roundMs = options.roundMs ?? 1000;
   const concurrency = options.concurrency ?? 8;
-  let started: RunningEmulator | undefined;
+  let started: ChildProcess | undefined;
   let target: EmulatorTarget;
   if (emulator === undefined) {
-    started = await startEmulator({ port: 0, quiet: true });
-    target = started;
+    ({ child: started, target } = await startEmulatorProcess());
   } else if (typeof emulator === "string") {
     const account = (await (await fetch(`${new URL(emulator).origin}/_emulator/account`)).json()) as { partnerId: number; adminSecret: string };
     target = { baseUrl: emulator, ...account };
@@ -66,31 +72,60 @@ export async function benchSdk(emulator?: string | EmulatorTarget, options: SdkB
     // Warm-up both paths (JIT of sdk and emulator, sockets), then interleave rounds so drift hits both equally.
     await measure(raw, 1000, concurrency);
     await measure(sdk, 1000, concurrency);
-    let rawOps = 0;
-    let sdkOps = 0;
+    const raws = { ops: 0, cpu: 0 };
+    const sdks = { ops: 0, cpu: 0 };
+    const add = (into: { ops: number; cpu: number }, m: Measured) => ((into.ops += m.ops), (into.cpu += m.cpuMicros));
     for (let round = 0; round < ROUNDS; round++) {
       const rawFirst = round % 2 === 0;
-      if (rawFirst) rawOps += await measure(raw, roundMs, concurrency);
-      sdkOps += await measure(sdk, roundMs, concurrency);
-      if (!rawFirst) rawOps += await measure(raw, roundMs, concurrency);
+      if (rawFirst) add(raws, await measure(raw, roundMs, concurrency));
+      add(sdks, await measure(sdk, roundMs, concurrency));
+      if (!rawFirst) add(raws, await measure(raw, roundMs, concurrency));
     }
     await client.appTokens.delete(token.id);
     const seconds = (ROUNDS * roundMs) / 1000;
-    const rawOpsPerSec = Math.round(rawOps / seconds);
-    const sdkOpsPerSec = Math.round(sdkOps / seconds);
-    return { operation: "appToken.get", concurrency, rawOpsPerSec, sdkOpsPerSec, ratio: Number((sdkOpsPerSec / rawOpsPerSec).toFixed(3)) };
+    const rawOpsPerSec = Math.round(raws.ops / seconds);
+    const sdkOpsPerSec = Math.round(sdks.ops / seconds);
+    return {
+      operation: "appToken.get",
+      concurrency,
+      rawOpsPerSec,
+      sdkOpsPerSec,
+      ratio: Number((sdkOpsPerSec / rawOpsPerSec).toFixed(3)),
+      rawCpuMicrosPerCall: Math.round(raws.cpu / raws.ops),
+      sdkCpuMicrosPerCall: Math.round(sdks.cpu / sdks.ops),
+    };
   } finally {
     await client.close();
     await agent.close();
-    await started?.close();
+    started?.kill();
   }
+}
+
+/** The emulator in a child process (the compiled CLI next to this file), on any free port. */
+async function startEmulatorProcess(): Promise<{ child: ChildProcess; target: EmulatorTarget }> {
+  const cli = join(__dirname, "..", "emulator", "cli.js");
+  const child = spawn(process.execPath, [cli, "--port", "0", "--json"], { stdio: ["ignore", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout! });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`the emulator exited (${code}) before it started`)));
+  });
+  lines.close();
+  const info = JSON.parse(first) as EmulatorTarget;
+  return { child, target: { baseUrl: info.baseUrl, partnerId: info.partnerId, adminSecret: info.adminSecret } };
 }
 
 const ROUNDS = 4;
 
-/** Completed calls of `op` within `ms`, with `concurrency` workers. */
-async function measure(op: () => Promise<void>, ms: number, concurrency: number): Promise<number> {
+interface Measured {
+  ops: number;
+  cpuMicros: number;
+}
+
+/** Completed calls of `op` within `ms`, with `concurrency` workers, and the CPU this process spent on them. */
+async function measure(op: () => Promise<void>, ms: number, concurrency: number): Promise<Measured> {
   const end = performance.now() + ms;
+  const cpuBefore = process.cpuUsage();
   let done = 0;
   const worker = async (): Promise<void> => {
     while (performance.now() < end) {
@@ -99,7 +134,8 @@ async function measure(op: () => Promise<void>, ms: number, concurrency: number)
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return done;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { ops: done, cpuMicros: cpu.user + cpu.system };
 }
 
 if (require.main === module) {
