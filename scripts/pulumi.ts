@@ -5,7 +5,10 @@
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { engineBinDir, engineEnv, repoRoot } from "./engineEnv";
+import { mkdirSync } from "node:fs";
+import { engineBinDir, engineEnv, localStateDir, repoRoot } from "./engineEnv";
+
+mkdirSync(localStateDir, { recursive: true });
 
 const result = spawnSync(join(engineBinDir(), "pulumi"), process.argv.slice(2), {
   cwd: process.env.INIT_CWD ?? repoRoot,

@@ -2,36 +2,17 @@
  * Test support for end-to-end tests: a real Pulumi engine (built by scripts/ensure-pulumi.sh), a local file backend
  * in a temp dir, and a passphrase secrets provider. Nothing here is skipped when the engine is missing: it fails.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import { engineBinDir, engineEnv, repoRoot } from "../../scripts/engineEnv";
 
-export const repoRoot = resolve(__dirname, "..", "..");
+export { engineBinDir, repoRoot };
 
-/** The bin dir holding pulumi, pulumi-language-nodejs and pulumi-resource-pulumi-nodejs. */
-export function engineBinDir(): string {
-  const marker = join(repoRoot, "node_modules", ".pulumi-svc-engine");
-  if (!existsSync(marker)) throw new Error("The Pulumi engine is not set up: run `npm test` (or bash scripts/ensure-pulumi.sh)");
-  const bin = readFileSync(marker, "utf8").trim();
-  for (const exe of ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"]) {
-    if (!existsSync(join(bin, exe))) throw new Error(`The Pulumi engine in ${bin} lacks ${exe}: run bash scripts/ensure-pulumi.sh`);
-  }
-  return bin;
-}
-
-/** Environment for the engine: our bin dir and Node 22 first on PATH, no plugin downloads, no update checks. */
-export function engineEnv(home: string, backendDir: string): Record<string, string> {
-  const path = [engineBinDir(), join(repoRoot, "node_modules", ".bin"), process.env.PATH ?? ""].join(":");
-  return {
-    PATH: path,
-    PULUMI_HOME: home,
-    PULUMI_BACKEND_URL: `file://${backendDir}`,
-    PULUMI_CONFIG_PASSPHRASE: "e2e-test-passphrase",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "false",
-  };
+/** Environment for the engine on a temp backend and home: see scripts/engineEnv.ts. */
+export function testEngineEnv(home: string, backendDir: string): Record<string, string> {
+  return { ...engineEnv({ home, backendUrl: `file://${backendDir}`, passphrase: "e2e-test-passphrase" }), PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "false" };
 }
 
 /** Every file the file backend wrote (state, history, backups), as text: what sits at rest on disk. */
@@ -77,7 +58,7 @@ export async function newTestStack(programDir: string, options: TestStackOptions
     cpSync(programDir, workDir, { recursive: true });
     symlinkSync(options.nodeModules ?? join(repoRoot, "node_modules"), join(workDir, "node_modules"), "dir");
   }
-  const env = { ...engineEnv(home, backendDir), ...extraEnv };
+  const env = { ...testEngineEnv(home, backendDir), ...extraEnv };
   const pulumiCommand = await PulumiCommand.get({ root: dirname(engineBinDir()) });
   const stack = await LocalWorkspace.createStack({ stackName, workDir }, { pulumiCommand, envVars: env, pulumiHome: home });
   return {
