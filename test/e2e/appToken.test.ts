@@ -4,6 +4,7 @@
  * The steps share one stack and run in order.
  */
 import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { SvcClient } from "../../sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backendFilesText } from "../support/pulumi";
 import { platformStack, values, type PlatformStack } from "../support/platformStack";
@@ -12,6 +13,8 @@ describe("AppToken end to end", () => {
   let p: PlatformStack;
   let firstId: string;
   let firstToken: string;
+  let adoptedId: string;
+  let second: { partnerId: number; adminSecret: string };
 
   beforeAll(async () => {
     p = await platformStack();
@@ -100,6 +103,7 @@ describe("AppToken end to end", () => {
 
   it("adopts an existing token by id instead of creating a second one", async () => {
     const existing = await p.client.appTokens.add({ hashType: "SHA256", description: "made by hand" });
+    adoptedId = existing.id;
     const before = (await p.client.appTokens.list({ statusEqual: 2 })).totalCount;
     await p.setScenario({
       tokens: {
@@ -117,6 +121,29 @@ describe("AppToken end to end", () => {
     expect(preview.changeSummary).toEqual({ same: 3 });
   }, 120_000);
 
+  it("reaches a second account through an explicit connection, stored only as a secret", async () => {
+    second = (await p.control("/partners", {})) as { partnerId: number; adminSecret: string };
+    // Like every credential, set as secret config: the engine records plain stack config in its provider's state.
+    await p.stack.setConfig("partnerAdminSecret", { value: second.adminSecret, secret: true });
+    await p.setScenario({
+      tokens: {
+        ci: { description: "CI pipeline v2", sessionPrivileges: "list:*", hashType: "SHA512" },
+        adopted: { adoptId: adoptedId, description: "now managed by Pulumi" },
+        partner: { description: "second account", connection: { baseUrl: p.emulator.baseUrl, partnerId: second.partnerId, adminSecret: "$secret:partnerAdminSecret" } },
+      },
+    });
+    const up = await p.stack.up();
+    expect(up.summary.resourceChanges).toEqual({ same: 3, create: 1 });
+    const other = new SvcClient({ baseUrl: p.emulator.baseUrl, partnerId: second.partnerId, auth: { adminSecret: second.adminSecret } });
+    try {
+      expect((await other.appTokens.get(values(up.outputs).partnerId as string)).description).toBe("second account");
+    } finally {
+      await other.close();
+    }
+    await expect(p.client.appTokens.get(values(up.outputs).partnerId as string)).rejects.toMatchObject({ code: "APP_TOKEN_ID_NOT_FOUND" });
+    expect((await p.stack.preview()).changeSummary).toEqual({ same: 4 });
+  }, 120_000);
+
   it("keeps the token value, the admin secret and any ks out of the state at rest", async () => {
     // Everything the backend wrote: the current state, its history and backups.
     const atRest = backendFilesText(p.backendDir);
@@ -124,7 +151,7 @@ describe("AppToken end to end", () => {
     expect(live.token).toMatch(/^[0-9a-f]{128}$/);
     expect(atRest).toContain(firstId); // the state is there, and readable...
     expect(atRest).toContain("4dabf18193072939515e22adb298388d"); // ...with its secrets stored as ciphertext
-    for (const secret of [live.token!, firstToken, p.emulator.adminSecret]) expect(atRest).not.toContain(secret);
+    for (const secret of [live.token!, firstToken, p.emulator.adminSecret, second.adminSecret]) expect(atRest).not.toContain(secret);
     expect(atRest).not.toMatch(/djJ8[A-Za-z0-9_-]{20,}/); // base64url of "v2|": a session string
   }, 60_000);
 
