@@ -9,7 +9,7 @@ import { AppTokenInputs, APP_TOKEN_IN_PLACE, APP_TOKEN_REPLACES, type SessionTyp
 import type { ConnectionInput } from "../schemas/connection";
 import { checkFields, type CheckResult } from "./check";
 import { clientFor, operationSignal } from "./clients";
-import { diffFields, plain, type DiffOutcome } from "./diff";
+import { diffFields, keptState, plain, type DiffOutcome } from "./diff";
 import { ProviderError, unlessGone } from "./errors";
 import { UNKNOWN } from "./unknowns";
 
@@ -111,7 +111,7 @@ export const appTokenProvider = {
 
   async update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
     const { changed } = diffFields(olds, news, APP_TOKEN_IN_PLACE, []);
-    if (changed.length === 0) return { outs: appTokenOutputsFromState(olds, news) };
+    if (changed.length === 0) return { outs: keptState(olds, news, ["keepers", "adoptId", "connection"]) };
     const client = clientFor(connectionOf(news));
     const token = await client.appTokens.update(id, inPlaceFields(news), { signal: operationSignal() });
     return { outs: appTokenOutputs(token, news, olds.token) };
@@ -122,12 +122,6 @@ export const appTokenProvider = {
     await unlessGone(() => client.appTokens.delete(id, { signal: operationSignal() })); // already gone counts as deleted
   },
 };
-
-/** Nothing to send: the outputs in state stay, with the inputs that have no server counterpart refreshed. */
-function appTokenOutputsFromState(olds: Props, news: Props): Props {
-  const { __provider: _ignored, ...outs } = olds;
-  return plain({ ...outs, keepers: news.keepers, adoptId: news.adoptId, connection: news.connection });
-}
 
 /** Adopt an existing token: verified and read, never duplicated; in-place fields converge to the inputs. */
 async function adopt(id: string, inputs: Props, signal: AbortSignal): Promise<{ id: string; outs: Props }> {

@@ -45,3 +45,9 @@ export function sameValue(a: unknown, b: unknown): boolean {
 export function plain<T extends Record<string, unknown>>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
+
+/** update with nothing to send: the outputs in state stay, with the input-only fields taken from the new inputs. */
+export function keptState(olds: Record<string, unknown>, news: Record<string, unknown>, inputOnly: readonly string[]): Record<string, unknown> {
+  const { __provider: _provider, ...state } = olds;
+  return plain({ ...state, ...Object.fromEntries(inputOnly.map((key) => [key, news[key]])) });
+}

@@ -16,7 +16,7 @@ import {
 } from "../schemas/httpNotificationTemplateInputs";
 import { checkFields, type CheckResult } from "./check";
 import { clientFor, operationSignal } from "./clients";
-import { diffFields, plain, sameValue, type DiffOutcome } from "./diff";
+import { diffFields, keptState, plain, sameValue, type DiffOutcome } from "./diff";
 import { PartialCreateError, ProviderError, unlessGone } from "./errors";
 import { isUnknown } from "./unknowns";
 
@@ -139,8 +139,7 @@ export const templateProvider = {
 
   async update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
     const { changed } = diffFields(olds, news, TEMPLATE_IN_PLACE, []);
-    const { __provider: _ignored, ...state } = olds;
-    if (changed.length === 0) return { outs: plain({ ...state, adoptId: news.adoptId, connection: news.connection }) };
+    if (changed.length === 0) return { outs: keptState(olds, news, ["adoptId", "connection"]) };
     const client = clientFor(connectionOf(news));
     const signal = operationSignal();
     let template = changed.some((key) => key !== "active") ? await client.templates.update(id, cloneFields(news), { signal }) : await client.templates.get(id, { signal });

@@ -76,6 +76,12 @@ describe("AppToken diff", () => {
     expect(await appTokenProvider.diff("0_a", state, { ...inputs, hashType: UNKNOWN })).toEqual({ changes: true, replaces: ["hashType"] });
   });
 
+  it("update with nothing to send keeps the state and makes no call (no connection is even configured here)", async () => {
+    const { outs } = await appTokenProvider.update("0_a", state, { ...inputs, keepers: undefined });
+    expect(outs).toEqual({ ...state, __provider: undefined, keepers: undefined });
+    expect(outs).not.toHaveProperty("__provider");
+  });
+
   it("ignores a changed connection", async () => {
     expect((await appTokenProvider.diff("0_a", { ...state, connection: { ks: "a" } }, { ...inputs, connection: { ks: "b" } })).changes).toBe(false);
   });
