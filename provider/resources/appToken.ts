@@ -52,6 +52,14 @@ export class AppToken extends pulumi.dynamic.Resource {
   declare readonly keepers: pulumi.Output<Record<string, string> | undefined>;
   declare readonly adoptId: pulumi.Output<string | undefined>;
 
+  /**
+   * An existing token, read into the program by id without managing it: Pulumi never updates or deletes it.
+   * (To take over an existing token instead, use `adoptId`.)
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, connection?: pulumi.Input<ConnectionArgs>, opts: pulumi.CustomResourceOptions = {}): AppToken {
+    return new AppToken(name, { connection }, { ...opts, id });
+  }
+
   static override isInstance(obj: unknown): obj is AppToken {
     return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === AppToken.__pulumiType;
   }

@@ -58,13 +58,22 @@ export class HttpNotificationTemplate extends pulumi.dynamic.Resource {
   declare readonly createdAt: pulumi.Output<number>;
   declare readonly updatedAt: pulumi.Output<number>;
 
+  /**
+   * An existing template, read into the program by id without managing it: Pulumi never updates or deletes it.
+   * (To take over an existing template instead, use `adoptId`.)
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, connection?: pulumi.Input<ConnectionArgs>, opts: pulumi.CustomResourceOptions = {}): HttpNotificationTemplate {
+    return new HttpNotificationTemplate(name, { connection } as HttpNotificationTemplateArgs, { ...opts, id });
+  }
+
   static override isInstance(obj: unknown): obj is HttpNotificationTemplate {
     return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === HttpNotificationTemplate.__pulumiType;
   }
 
   constructor(name: string, args: HttpNotificationTemplateArgs, opts: pulumi.CustomResourceOptions = {}) {
     if (!args) throw new Error("Missing required argument 'args' of HttpNotificationTemplate");
-    for (const required of ["name", "url", "signSecret"] as const) {
+    // A read of an existing template (opts.id, see get) takes its values from the server.
+    for (const required of opts.id === undefined ? (["name", "url", "signSecret"] as const) : []) {
       if (args[required] === undefined) throw new Error(`Missing required property '${required}' of HttpNotificationTemplate ${name}`);
     }
     // Every output is named here (undefined until the provider fills it), so each is a property of the resource.
@@ -80,7 +89,7 @@ export class HttpNotificationTemplate extends pulumi.dynamic.Resource {
       secureHashingAlgo: args.secureHashingAlgo,
       active: args.active,
       adoptId: args.adoptId,
-      signSecret: pulumi.secret(args.signSecret),
+      signSecret: args.signSecret === undefined ? undefined : pulumi.secret(args.signSecret),
       connection: args.connection === undefined ? undefined : pulumi.secret(args.connection),
       templateId: undefined,
       partnerId: undefined,

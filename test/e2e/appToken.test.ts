@@ -7,7 +7,7 @@ import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { SvcClient } from "../../sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backendFilesText } from "../support/pulumi";
-import { platformStack, values, type PlatformStack } from "../support/platformStack";
+import { changes, platformStack, values, type PlatformStack } from "../support/platformStack";
 
 describe("AppToken end to end", () => {
   let p: PlatformStack;
@@ -15,6 +15,7 @@ describe("AppToken end to end", () => {
   let firstToken: string;
   let adoptedId: string;
   let second: { partnerId: number; adminSecret: string };
+  let external: { id: string; token?: string };
 
   beforeAll(async () => {
     p = await platformStack();
@@ -121,6 +122,21 @@ describe("AppToken end to end", () => {
     expect(preview.changeSummary).toEqual({ same: 3 });
   }, 120_000);
 
+  it("reads an existing token by id with AppToken.get, without managing it", async () => {
+    external = await p.client.appTokens.add({ hashType: "SHA256", description: "owned by another team" });
+    await p.setScenario({
+      tokens: {
+        ci: { description: "CI pipeline v2", sessionPrivileges: "list:*", hashType: "SHA512" },
+        adopted: { adoptId: adoptedId, description: "now managed by Pulumi" },
+      },
+      tokenLookups: { external: external.id },
+    });
+    const up = await p.stack.up();
+    expect(values(up.outputs).externalDescription).toBe("owned by another team");
+    expect(up.outputs.externalToken).toEqual({ value: external.token, secret: true });
+    expect(changes((await p.stack.preview()).changeSummary)).toEqual({});
+  }, 120_000);
+
   it("reaches a second account through an explicit connection, stored only as a secret", async () => {
     second = (await p.control("/partners", {})) as { partnerId: number; adminSecret: string };
     // Like every credential, set as secret config: the engine records plain stack config in its provider's state.
@@ -131,9 +147,10 @@ describe("AppToken end to end", () => {
         adopted: { adoptId: adoptedId, description: "now managed by Pulumi" },
         partner: { description: "second account", connection: { baseUrl: p.emulator.baseUrl, partnerId: second.partnerId, adminSecret: "$secret:partnerAdminSecret" } },
       },
+      tokenLookups: { external: external.id },
     });
     const up = await p.stack.up();
-    expect(up.summary.resourceChanges).toEqual({ same: 3, create: 1 });
+    expect(changes(up.summary.resourceChanges!)).toEqual({ create: 1 });
     const other = new SvcClient({ baseUrl: p.emulator.baseUrl, partnerId: second.partnerId, auth: { adminSecret: second.adminSecret } });
     try {
       expect((await other.appTokens.get(values(up.outputs).partnerId as string)).description).toBe("second account");
@@ -141,7 +158,7 @@ describe("AppToken end to end", () => {
       await other.close();
     }
     await expect(p.client.appTokens.get(values(up.outputs).partnerId as string)).rejects.toMatchObject({ code: "APP_TOKEN_ID_NOT_FOUND" });
-    expect((await p.stack.preview()).changeSummary).toEqual({ same: 4 });
+    expect(changes((await p.stack.preview()).changeSummary)).toEqual({});
   }, 120_000);
 
   it("keeps the token value, the admin secret and any ks out of the state at rest", async () => {
@@ -151,15 +168,14 @@ describe("AppToken end to end", () => {
     expect(live.token).toMatch(/^[0-9a-f]{128}$/);
     expect(atRest).toContain(firstId); // the state is there, and readable...
     expect(atRest).toContain("4dabf18193072939515e22adb298388d"); // ...with its secrets stored as ciphertext
-    for (const secret of [live.token!, firstToken, p.emulator.adminSecret, second.adminSecret]) expect(atRest).not.toContain(secret);
+    for (const secret of [live.token!, firstToken, external.token!, p.emulator.adminSecret, second.adminSecret]) expect(atRest).not.toContain(secret);
     expect(atRest).not.toMatch(/djJ8[A-Za-z0-9_-]{20,}/); // base64url of "v2|": a session string
   }, 60_000);
 
-  it("destroy leaves no active token behind", async () => {
+  it("destroy deletes every managed token and leaves the looked-up one alone", async () => {
     const destroy = await p.stack.destroy();
     expect(destroy.summary.result).toBe("succeeded");
     const active = await p.client.appTokens.list({ statusEqual: 2 });
-    expect(active.objects.map((t) => t.id)).not.toContain(firstId);
-    expect(active.totalCount).toBe(0);
+    expect(active.objects.map((t) => t.id)).toEqual([external.id]);
   }, 120_000);
 });

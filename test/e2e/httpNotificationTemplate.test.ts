@@ -11,13 +11,15 @@ import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhookHandler, type Notification } from "../../sdk";
 import { backendFilesText } from "../support/pulumi";
-import { platformStack, SIGN_SECRET, values, type PlatformStack } from "../support/platformStack";
+import { changes, platformStack, SIGN_SECRET, values, type PlatformStack } from "../support/platformStack";
 
 describe("HttpNotificationTemplate end to end", () => {
   let p: PlatformStack;
   let receiver: Server;
   const received: { event: Notification; signature: string; rawBody: Buffer }[] = [];
   let templateId: string;
+  let receiverUrl: string;
+  let externalId: string;
 
   const template = (overrides: Record<string, unknown> = {}) => ({
     event: "entry.added",
@@ -44,7 +46,8 @@ describe("HttpNotificationTemplate end to end", () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
     p = await platformStack();
-    await p.stack.setConfig("receiverUrl", { value: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks` });
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    await p.stack.setConfig("receiverUrl", { value: receiverUrl });
   }, 120_000);
   afterAll(async () => {
     await p?.close();
@@ -103,6 +106,20 @@ describe("HttpNotificationTemplate end to end", () => {
     templateId = out.hookId as string;
   }, 120_000);
 
+  it("refresh shows a url changed outside Pulumi and up restores it; get reads a template without managing it", async () => {
+    await p.client.templates.update(templateId, { url: "https://elsewhere.example.com/hook" });
+    expect((await p.stack.refresh()).summary.resourceChanges).toEqual({ same: 1, update: 1 });
+    expect((await p.stack.up()).summary.resourceChanges).toEqual({ same: 1, update: 1 });
+    expect((await p.client.templates.get(templateId)).url).toBe(receiverUrl);
+
+    const external = await p.client.templates.clone("103", { name: "Another team's hook", systemName: "EXTERNAL_HOOK", url: "https://other.example.com/h", method: 2, signSecret: "another-teams-secret-123" });
+    externalId = external.id;
+    await p.setScenario({ templates: { hook: template({ event: "entry.ready" }) }, templateLookups: { external: externalId } });
+    const up = await p.stack.up();
+    expect(changes(up.summary.resourceChanges!)).toEqual({});
+    expect(values(up.outputs)).toMatchObject({ externalUrl: "https://other.example.com/h", externalActive: false });
+  }, 120_000);
+
   it("refuses bad inputs in preview, naming every field, before any API call, without echoing secrets", async () => {
     const previewError = async () => String((await p.stack.preview().then(() => undefined, (error: Error) => error))?.message);
     await p.resetStats();
@@ -114,7 +131,7 @@ describe("HttpNotificationTemplate end to end", () => {
     expect(templateMessage).toContain("expected an https:// URL");
     expect(templateMessage).not.toContain(badSecret);
 
-    await p.setScenario({ tokens: { bad: { hashType: "SHA3", sessionDuration: -1, sessionType: "ROOT" } }, templates: { hook: template({ event: "entry.ready" }) } });
+    await p.setScenario({ tokens: { bad: { hashType: "SHA3", sessionDuration: -1, sessionType: "ROOT" } }, templates: { hook: template({ event: "entry.ready" }) }, templateLookups: { external: externalId } });
     const tokenMessage = await previewError();
     for (const field of ["hashType:", "sessionDuration:", "sessionType:"]) expect(tokenMessage).toContain(field);
 
@@ -122,7 +139,7 @@ describe("HttpNotificationTemplate end to end", () => {
   }, 120_000);
 
   it("removes the clone when activation fails, so nothing unrecorded is left on the server", async () => {
-    await p.setScenario({ templates: { hook: template({ event: "entry.ready" }), second: template({ systemName: "E2E_SECOND", event: "entry.deleted" }) } });
+    await p.setScenario({ templates: { hook: template({ event: "entry.ready" }), second: template({ systemName: "E2E_SECOND", event: "entry.deleted" }) }, templateLookups: { external: externalId } });
     const before = (await accountTemplates()).map((t) => t.id);
     await p.control("/faults", { errorRate: 1, pathIncludes: "/action/updateStatus" });
     try {
@@ -146,10 +163,10 @@ describe("HttpNotificationTemplate end to end", () => {
     expect(atRest).not.toContain(p.emulator.adminSecret);
   });
 
-  it("destroy leaves no template behind", async () => {
-    await p.setScenario({ templates: { hook: template({ event: "entry.ready" }) } });
+  it("destroy deletes the managed template and leaves the looked-up one alone", async () => {
+    await p.setScenario({ templates: { hook: template({ event: "entry.ready" }) }, templateLookups: { external: externalId } });
     const destroy = await p.stack.destroy();
     expect(destroy.summary.result).toBe("succeeded");
-    expect(await accountTemplates()).toEqual([]);
+    expect((await accountTemplates()).map((t) => t.id)).toEqual([externalId]);
   }, 120_000);
 });

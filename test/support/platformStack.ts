@@ -15,6 +15,14 @@ export const platformProgram = join(repoRoot, "test", "e2e", "fixtures", "platfo
 export interface Scenario {
   tokens?: Record<string, Record<string, unknown>>;
   templates?: Record<string, Record<string, unknown>>;
+  /** Existing objects read by id (AppToken.get / HttpNotificationTemplate.get), not managed. */
+  tokenLookups?: Record<string, string>;
+  templateLookups?: Record<string, string>;
+}
+
+/** The operations of a summary that change something (reads of looked-up objects and same steps do not). */
+export function changes(summary: Record<string, number | undefined>): Record<string, number | undefined> {
+  return Object.fromEntries(Object.entries(summary).filter(([op]) => op !== "same" && op !== "read"));
 }
 
 export interface PlatformStack extends TestStack {
