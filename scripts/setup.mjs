@@ -3,17 +3,24 @@
 // Runs on whatever `node` starts it (Node 20 before node_modules exists), so it stays plain ESM with no dependencies.
 //
 //   1. npm dependencies: `npm ci` when node_modules is missing or older than package-lock.json
-//   2. the build: tsc (incremental) into dist/, and the browser bundle
+//   2. the build: tsc (incremental) into dist/, and the browser bundle, unless --no-build
 //   3. the Pulumi engine (scripts/ensure-pulumi.sh), unless --no-engine
 //   4. Chromium for the browser test (scripts/ensure-chromium.sh), only with --browser
+//   5. with `-- <script> [args]`: runs that script on the project's Node 22 and exits with its status
 // Each step is quick when there is nothing to do.
-import { execFileSync } from "node:child_process";
+//
+// Why step 5: in `node scripts/setup.mjs && node dist/x.js`, the shell remembers where it found `node` the first
+// time, which on a fresh clone is the machine's Node 20 (node_modules/.bin/node did not exist yet).
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const split = argv.indexOf("--");
+const args = new Set(split === -1 ? argv : argv.slice(0, split));
+const then = split === -1 ? [] : argv.slice(split + 1);
 const say = (msg) => process.stderr.write(`[setup] ${msg}\n`);
 const run = (cmd, argv, opts = {}) => execFileSync(cmd, argv, { cwd: root, stdio: ["ignore", "inherit", "inherit"], ...opts });
 const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
@@ -31,9 +38,11 @@ const version = execFileSync(node22, ["--version"], { encoding: "utf8" }).trim()
 if (!/^v2[2-9]\.|^v[3-9]\d\./.test(version)) throw new Error(`node_modules/.bin/node is ${version}; the project needs Node 22+`);
 
 // 2. Build (incremental: a no-op build takes about a second).
-run(node22, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--incremental"]);
-const bundle = join(root, "scripts", "build-client-bundle.mjs");
-if (existsSync(bundle)) run(node22, [bundle]);
+if (!args.has("--no-build")) {
+  run(node22, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--incremental"]);
+  const bundle = join(root, "scripts", "build-client-bundle.mjs");
+  if (existsSync(bundle)) run(node22, [bundle]);
+}
 
 // 3. The Pulumi engine.
 if (!args.has("--no-engine")) run("bash", [join(root, "scripts", "ensure-pulumi.sh")], { stdio: ["ignore", "ignore", "inherit"] });
@@ -41,3 +50,9 @@ if (!args.has("--no-engine")) run("bash", [join(root, "scripts", "ensure-pulumi.
 // 4. Chromium, for the test that loads the browser bundle.
 const chromium = join(root, "scripts", "ensure-chromium.sh");
 if (args.has("--browser") && existsSync(chromium)) run("bash", [chromium]);
+
+// 5. The command this set-up was for.
+if (then.length > 0) {
+  const result = spawnSync(node22, then, { cwd: root, stdio: "inherit" });
+  process.exit(result.status ?? (result.signal ? 130 : 1));
+}
