@@ -46,6 +46,15 @@ describe("AppToken end to end", () => {
     expect(preview.changeSummary).toEqual({ same: 2 });
   }, 60_000);
 
+  it("a drift check (preview --refresh --expect-no-changes) passes on a clean stack and fails on drift", async () => {
+    await p.stack.preview({ refresh: true, expectNoChanges: true });
+    await p.client.appTokens.update(firstId, { sessionUserId: "changed-by-hand" });
+    await expect(p.stack.preview({ refresh: true, expectNoChanges: true })).rejects.toThrow(/no changes were expected/i);
+    await p.stack.up({ refresh: true });
+    expect((await p.client.appTokens.get(firstId)).sessionUserId ?? "").toBe("");
+    await p.stack.preview({ refresh: true, expectNoChanges: true });
+  }, 120_000);
+
   it("refresh shows a description changed outside Pulumi, and up restores it", async () => {
     await p.client.appTokens.update(firstId, { description: "edited by hand" });
     const refresh = await p.stack.refresh();
