@@ -156,6 +156,28 @@ describe("HttpNotificationTemplate end to end", () => {
     expect(urns.some((urn: string) => urn.endsWith("::second"))).toBe(false);
   }, 180_000);
 
+  it("records a clone it could neither activate nor delete (a partial failure), and the next up finishes it", async () => {
+    // Only the new template calls the template service during this up (no lookups, no refresh), so: listTemplates
+    // and clone go through; every later call fails (the activation, then the cleanup delete, each after retries).
+    await p.setScenario({ templates: { hook: template({ event: "entry.ready" }), third: template({ systemName: "E2E_THIRD", event: "entry.updated" }) } });
+    await p.control("/faults", { next: ["ok", "ok"], errorRate: 1, pathIncludes: "/service/eventnotification_eventnotificationtemplate/" });
+    let failure: Error | undefined;
+    try {
+      failure = await p.stack.up().then(() => undefined, (error: Error) => error);
+    } finally {
+      await p.control("/faults", {});
+    }
+    expect(String(failure?.message)).toMatch(/cloned but activating it failed .*deleting the clone failed too/);
+    const recorded = ((await p.stack.exportStack()).deployment.resources as { urn: string; id?: string }[]).find((r) => r.urn.endsWith("::third"));
+    expect(recorded?.id).toBeTruthy();
+    expect((await p.client.templates.get(recorded!.id!)).status).toBe(1); // on the server, inactive, and known to the stack
+    expect(backendFilesText(p.backendDir)).not.toContain(SIGN_SECRET);
+
+    const up = await p.stack.up();
+    expect(changes(up.summary.resourceChanges!)).toEqual({ update: 1, discard: 1 }); // discard: the lookup left the program
+    expect(await p.client.templates.get(recorded!.id!)).toMatchObject({ status: 2, signSecret: SIGN_SECRET });
+  }, 180_000);
+
   it("keeps the signing secret out of the state at rest", async () => {
     const atRest = backendFilesText(p.backendDir);
     expect(atRest).toContain(templateId);
