@@ -7,7 +7,7 @@ import type { AppToken as AppTokenRecord } from "../../sdk/contract/platform";
 import { SessionType } from "../../sdk/contract/platform";
 import { AppTokenInputs, APP_TOKEN_IN_PLACE, APP_TOKEN_REPLACES, type SessionTypeName } from "../schemas/appTokenInputs";
 import type { ConnectionInput } from "../schemas/connection";
-import { checkFields, type CheckResult } from "./check";
+import { checkConnection, checkFields, type CheckResult } from "./check";
 import { clientFor, operationSignal } from "./clients";
 import { diffFields, keptState, plain, type DiffOutcome } from "./diff";
 import { ProviderError, unlessGone } from "./errors";
@@ -73,6 +73,7 @@ export const appTokenProvider = {
     if (typeof expiry === "number" && expiry !== 0 && expiry !== olds.expiry && expiry <= Date.now() / 1000) {
       result.failures.push({ property: "expiry", reason: "expiry: expected 0 (never) or a unix time in the future" });
     }
+    checkConnection(result);
     return result;
   },
 

@@ -4,6 +4,8 @@
  * and defaults are filled in so that diff compares like with like.
  */
 import type { z } from "zod";
+import type { ConnectionInput } from "../schemas/connection";
+import { connectionProblem } from "./clients";
 import { isUnknown } from "./unknowns";
 
 export interface CheckFailure {
@@ -52,4 +54,15 @@ function describeIssues(key: string, issues: readonly z.core.$ZodIssue[]): strin
       return `${path}: ${issue.message}`;
     })
     .join("; ");
+}
+
+/**
+ * Adds a failure when the connection the resource would use cannot be resolved (missing stack config, say), so
+ * `pulumi preview` reports it instead of the first create failing halfway through an `up`.
+ */
+export function checkConnection(result: CheckResult): void {
+  const connection = result.inputs.connection;
+  if (isUnknown(connection) || result.failures.some((f) => f.reason.startsWith("connection"))) return;
+  const message = connectionProblem(connection as ConnectionInput | undefined);
+  if (message) result.failures.push({ property: "", reason: `connection: ${message}` });
 }

@@ -5,7 +5,7 @@
  */
 import { SvcClient } from "../../sdk";
 import type { ConnectionInput } from "../schemas/connection";
-import { connectionKey, resolveConnection, type ConfigLookup } from "./connection";
+import { ConnectionError, connectionKey, resolveConnection, type ConfigLookup } from "./connection";
 
 let stackConfig: ConfigLookup = () => undefined;
 const clients = new Map<string, SvcClient>();
@@ -13,6 +13,20 @@ const clients = new Map<string, SvcClient>();
 /** Called from the dynamic provider's configure(req): keeps a lookup of the stack config for this process. */
 export function configure(config: { get(key: string): string | undefined }): void {
   stackConfig = (key) => config.get(key);
+}
+
+/**
+ * What is wrong with the connection this resource would use, before any call (for check, so that `pulumi preview`
+ * reports missing stack config); undefined when it resolves. Never includes a secret.
+ */
+export function connectionProblem(explicit: ConnectionInput | undefined): string | undefined {
+  try {
+    resolveConnection(explicit, stackConfig);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConnectionError) return error.message;
+    throw error;
+  }
 }
 
 export function clientFor(explicit: ConnectionInput | undefined): SvcClient {

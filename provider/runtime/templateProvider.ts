@@ -14,7 +14,7 @@ import {
   TEMPLATE_REPLACES,
   type TemplateEvent,
 } from "../schemas/httpNotificationTemplateInputs";
-import { checkFields, type CheckResult } from "./check";
+import { checkConnection, checkFields, type CheckResult } from "./check";
 import { clientFor, operationSignal } from "./clients";
 import { diffFields, keptState, plain, sameValue, type DiffOutcome } from "./diff";
 import { PartialCreateError, ProviderError, unlessGone } from "./errors";
@@ -77,6 +77,7 @@ export const templateProvider = {
         reason: `expected exactly one of systemTemplateId, systemTemplateName or event (to choose the system template to clone); got ${given.length === 0 ? "none" : given.join(", ")}`,
       });
     }
+    checkConnection(result);
     return result;
   },
 

@@ -1,10 +1,30 @@
 /** check and diff of both resources, as the engine calls them (plain objects in, plain results out), no HTTP. */
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appTokenProvider } from "../../provider/runtime/appTokenProvider";
+import { configure, resetForTests } from "../../provider/runtime/clients";
 import { templateProvider } from "../../provider/runtime/templateProvider";
 import { UNKNOWN } from "../../provider/runtime/unknowns";
 
 const PROVIDER = "exports.handler = ...";
+const STACK_CONFIG: Record<string, string> = { "svc:baseUrl": "https://api.example.com/api_v3", "svc:partnerId": "7", "svc:adminSecret": "not-used-here" };
+
+// check also resolves the connection (stack config), without calling anything.
+beforeAll(() => configure({ get: (key) => STACK_CONFIG[key] }));
+afterAll(() => resetForTests());
+
+describe("check of the connection", () => {
+  it("reports missing stack config in preview, naming the settings, before any call", async () => {
+    configure({ get: () => undefined });
+    try {
+      const { failures } = await appTokenProvider.check({}, {});
+      expect(failures).toEqual([{ property: "", reason: expect.stringMatching(/^connection: No platform URL: set `svc:baseUrl` \(stack config\) or SVC_BASE_URL/) }]);
+      const withExplicit = await appTokenProvider.check({}, { connection: { baseUrl: "https://b.example/api_v3", partnerId: 3, ks: "a-session" } });
+      expect(withExplicit.failures).toEqual([]);
+    } finally {
+      configure({ get: (key) => STACK_CONFIG[key] });
+    }
+  });
+});
 
 describe("AppToken check", () => {
   it("fills the documented defaults", async () => {
