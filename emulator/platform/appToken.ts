@@ -47,6 +47,11 @@ function newId(ctx: EmulatorContext): string {
 
 export function createAppTokenService(ctx: EmulatorContext): ServiceDefinition {
   const nowSec = (): number => Math.floor(ctx.now() / 1000);
+  /** Every change of a stored token: stamp it, then persist it before answering. */
+  const touchAndSave = (token: AppTokenRecord): void => {
+    token.updatedAt = nowSec();
+    ctx.store.putDoc("appToken", token.id, token.partnerId, token);
+  };
 
   /** The wire view: the token only for the account admin (and always on add). */
   const view = (t: AppTokenRecord, withToken: boolean): AppToken => {
@@ -124,8 +129,7 @@ export function createAppTokenService(ctx: EmulatorContext): ServiceDefinition {
       if (k === "sessionPrivileges") parsePrivileges(v as string);
       (token as Record<string, unknown>)[k] = v;
     }
-    token.updatedAt = nowSec();
-    ctx.store.putDoc("appToken", token.id, token.partnerId, token);
+    touchAndSave(token);
     return view(token, ApiCall.isAccountAdmin(s));
   }
 
@@ -133,8 +137,7 @@ export function createAppTokenService(ctx: EmulatorContext): ServiceDefinition {
     const s = call.admin();
     const token = findAppToken(ctx, s.partnerId, call.str("id"));
     token.status = AppTokenStatus.DELETED;
-    token.updatedAt = nowSec();
-    ctx.store.putDoc("appToken", token.id, token.partnerId, token);
+    touchAndSave(token);
     return undefined;
   }
 

@@ -29,6 +29,11 @@ function view(t: TemplateRecord, s: SessionInfo): EventNotificationTemplate {
 
 export function createEventNotificationTemplateService(ctx: EmulatorContext): ServiceDefinition {
   const nowSec = (): number => Math.floor(ctx.now() / 1000);
+  /** Every change of a stored template: stamp it, then persist it before answering. */
+  const touchAndSave = (t: TemplateRecord): void => {
+    t.updatedAt = nowSec();
+    ctx.store.putDoc("template", t.id, t.partnerId, t);
+  };
   const own = (partnerId: number): TemplateRecord[] => ctx.store.listDocs<TemplateRecord>("template", partnerId);
 
   function findOwn(partnerId: number, id: string): TemplateRecord {
@@ -121,8 +126,7 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
     }
     apply(call, t);
     assertUniqueSystemName(s.partnerId, t.systemName, t.id);
-    t.updatedAt = nowSec();
-    ctx.store.putDoc("template", t.id, t.partnerId, t);
+    touchAndSave(t);
     return view(t, s);
   }
 
@@ -134,8 +138,7 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
       throw invalidEnum(String(status), "status", "SvcEventNotificationTemplateStatus");
     }
     t.status = status;
-    t.updatedAt = nowSec();
-    ctx.store.putDoc("template", t.id, t.partnerId, t);
+    touchAndSave(t);
     return view(t, s);
   }
 
@@ -143,8 +146,7 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
     const s = call.admin(PRIVILEGE);
     const t = findOwn(s.partnerId, call.str("id"));
     t.status = TemplateStatus.DELETED;
-    t.updatedAt = nowSec();
-    ctx.store.putDoc("template", t.id, t.partnerId, t);
+    touchAndSave(t);
     return undefined;
   }
 
