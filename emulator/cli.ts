@@ -49,6 +49,10 @@ program
   .addOption(new Option("--error-rate <r>", "share of requests answered 503 (0..1)").env("SVC_EMULATOR_ERROR_RATE").argParser(num("--error-rate")))
   .addOption(new Option("--drop-rate <r>", "share of connections dropped (0..1)").env("SVC_EMULATOR_DROP_RATE").argParser(num("--drop-rate")))
   .addOption(new Option("--throttle-rate <r>", "share of requests answered 429 (0..1)").env("SVC_EMULATOR_THROTTLE_RATE").argParser(num("--throttle-rate")))
+  .addOption(new Option("--commit-then-drop-rate <r>", "share of requests processed and committed, then dropped without an answer (0..1)").env("SVC_EMULATOR_COMMIT_THEN_DROP_RATE").argParser(num("--commit-then-drop-rate")))
+  .addOption(new Option("--commit-then-error-rate <r>", "share of requests processed and committed, then answered 502 (0..1)").env("SVC_EMULATOR_COMMIT_THEN_ERROR_RATE").argParser(num("--commit-then-error-rate")))
+  .addOption(new Option("--slow-rate <r>", "share of requests processed, then answered only after --slow-ms (0..1)").env("SVC_EMULATOR_SLOW_RATE").argParser(num("--slow-rate")))
+  .addOption(new Option("--slow-ms <n>", "delay of a slow answer (default 2000)").env("SVC_EMULATOR_SLOW_MS").argParser(num("--slow-ms")))
   .addOption(new Option("--retry-after <s>", "Retry-After seconds of injected 429s").env("SVC_EMULATOR_RETRY_AFTER").argParser(num("--retry-after")))
   .addOption(new Option("--fault-seed <n>", "seed of the fault schedule").env("SVC_EMULATOR_FAULT_SEED").argParser(num("--fault-seed")))
   .addOption(new Option("--delivery-attempts <n>", "webhook attempts before giving up").env("SVC_EMULATOR_DELIVERY_ATTEMPTS").argParser(num("--delivery-attempts")))
@@ -67,6 +71,10 @@ program
         ...(o.errorRate !== undefined ? { errorRate: o.errorRate } : {}),
         ...(o.dropRate !== undefined ? { dropRate: o.dropRate } : {}),
         ...(o.throttleRate !== undefined ? { throttleRate: o.throttleRate } : {}),
+        ...(o.commitThenDropRate !== undefined ? { commitThenDropRate: o.commitThenDropRate } : {}),
+        ...(o.commitThenErrorRate !== undefined ? { commitThenErrorRate: o.commitThenErrorRate } : {}),
+        ...(o.slowRate !== undefined ? { slowRate: o.slowRate } : {}),
+        ...(o.slowMs !== undefined ? { slowMs: o.slowMs } : {}),
         ...(o.retryAfter !== undefined ? { retryAfterSeconds: o.retryAfter } : {}),
         ...(o.faultSeed !== undefined ? { seed: o.faultSeed } : {}),
       },

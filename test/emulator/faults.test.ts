@@ -59,6 +59,50 @@ describe("fault injection", () => {
     await s.body.dump();
   });
 
+  it("commitThenDrop and commitThenError strike after the write: the token exists though the answer was lost", async () => {
+    const addToken = (description: string) =>
+      request(`${emu.baseUrl}/service/appToken/action/add`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: form({ format: 1, ks, "appToken[objectType]": "SvcAppToken", "appToken[description]": description }),
+      });
+    await setFaults(emu, { next: ["commitThenDrop", "commitThenError"] });
+    await expect(addToken("dropped after commit")).rejects.toThrow(); // the socket was destroyed without an answer
+    const second = await addToken("502 after commit");
+    expect(second.statusCode).toBe(502);
+    await second.body.dump();
+    const list = (await (await listTokens(emu, ks)).body.json()) as { objects: Array<{ description?: string }> };
+    expect(list.objects.map((t) => t.description).sort()).toEqual(["502 after commit", "dropped after commit"]);
+    const state = (await (await request(`${emu.controlUrl}/faults`)).body.json()) as { injected: Record<string, number> };
+    expect(state.injected).toMatchObject({ commitThenDrop: 1, commitThenError: 1, ok: 1 });
+  });
+
+  it("slow answers come after slowMs, the write already done", async () => {
+    await setFaults(emu, { next: ["slow"], slowMs: 400 });
+    const started = performance.now();
+    const res = await request(`${emu.baseUrl}/service/appToken/action/add`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form({ format: 1, ks, "appToken[objectType]": "SvcAppToken", "appToken[description]": "slow" }),
+      signal: AbortSignal.timeout(150),
+    }).catch((error: unknown) => error);
+    expect(res).toBeInstanceOf(Error); // the client gave up before the answer
+
+    // The write happened before the delay: it is listed while the late answer is still pending.
+    const list = (await (await listTokens(emu, ks)).body.json()) as { objects: Array<{ description?: string }> };
+    expect(list.objects.map((t) => t.description)).toEqual(["slow"]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(90);
+    expect(((await (await request(`${emu.controlUrl}/faults`)).body.json()) as { injected: Record<string, number> }).injected.slow).toBe(1);
+  });
+
+  it("rates of every kind are accepted and shown; rates adding up past 1 are refused", async () => {
+    const shown = (await setFaults(emu, { commitThenDropRate: 0.1, commitThenErrorRate: 0.1, slowRate: 0.05, slowMs: 50, seed: 3 })) as Record<string, unknown>;
+    expect(shown).toMatchObject({ commitThenDropRate: 0.1, commitThenErrorRate: 0.1, slowRate: 0.05, slowMs: 50, injected: { commitThenDrop: 0, commitThenError: 0, slow: 0 } });
+    const res = await request(`${emu.controlUrl}/faults`, { method: "POST", body: JSON.stringify({ errorRate: 0.6, slowRate: 0.6 }) });
+    expect(res.statusCode).toBe(400);
+    expect(await res.body.text()).toContain("add up to at most 1");
+  });
+
   it("bad fault config is a 400 naming the field", async () => {
     const res = await request(`${emu.controlUrl}/faults`, { method: "POST", body: JSON.stringify({ errorRate: 2 }) });
     expect(res.statusCode).toBe(400);
@@ -72,6 +116,9 @@ describe("fault schedule", () => {
     const b = new FaultController({ errorRate: 0.3, throttleRate: 0.2, dropRate: 0.1, seed: 42 });
     const c = new FaultController({ errorRate: 0.3, throttleRate: 0.2, dropRate: 0.1, seed: 43 });
     const run = (f: FaultController) => Array.from({ length: 200 }, () => f.decide("/api_v3/x"));
+    const mixed = new FaultController({ commitThenDropRate: 0.2, commitThenErrorRate: 0.2, slowRate: 0.2, seed: 5 });
+    const kinds = new Set(Array.from({ length: 200 }, () => mixed.decide("/api_v3/x")));
+    expect([...kinds].sort()).toEqual(["commitThenDrop", "commitThenError", "ok", "slow"]);
     const ra = run(a);
     expect(run(b)).toEqual(ra);
     expect(run(c)).not.toEqual(ra);
