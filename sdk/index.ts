@@ -25,6 +25,9 @@ export { redact, redactValue, registerSecret } from "./redact";
 export {
   createTransport,
   TRANSPORT_DEFAULTS,
+  RETRY_RULES,
+  mayHaveActed,
+  type RetryRule,
   type CallOptions,
   type Transport,
   type TransportEvent,

@@ -25,6 +25,10 @@ export interface SvcClientOptions {
   maxRetries?: number;
   /** Sockets to the platform; default 16. */
   connections?: number;
+  /** Requests in flight at once over this client; the others wait in order (default: no limit). */
+  maxConcurrency?: number;
+  /** Timeout of one attempt waiting for the answer (headers, then body); default 15000. Retried like a lost answer. */
+  attemptTimeoutMs?: number;
   /** Use this undici Dispatcher instead of the client's own Agent (tests: MockAgent). */
   dispatcher?: Dispatcher;
   /** Telemetry: request/response/retry/error events, never carrying secrets. */
@@ -40,6 +44,8 @@ const Options = z.object({
   timeoutMs: z.number().int().positive().optional(),
   maxRetries: z.number().int().min(0).max(20).optional(),
   connections: z.number().int().positive().optional(),
+  maxConcurrency: z.number().int().positive().optional(),
+  attemptTimeoutMs: z.number().int().positive().optional(),
   dispatcher: z.custom<Dispatcher>((v) => typeof (v as Dispatcher | undefined)?.dispatch === "function", "must be an undici Dispatcher").optional(),
   onEvent: z.custom<(event: TransportEvent) => void>((v) => typeof v === "function", "must be a function").optional(),
   retry: z
@@ -89,6 +95,9 @@ export class SvcClient {
       timeoutMs: parsed.timeoutMs,
       maxRetries: parsed.maxRetries,
       connections: parsed.connections,
+      maxConcurrency: parsed.maxConcurrency,
+      headersTimeoutMs: parsed.attemptTimeoutMs,
+      bodyTimeoutMs: parsed.attemptTimeoutMs,
       dispatcher: parsed.dispatcher,
       onEvent: parsed.onEvent,
       retry: parsed.retry,

@@ -32,7 +32,7 @@ export interface RetryTuning {
 
 export type TransportEvent =
   | (EventBase & { type: "request" })
-  | (EventBase & { type: "response"; status: number; ms: number; requestId?: string })
+  | (EventBase & { type: "response"; status: number; ms: number; requestId?: string; serverTimeMs?: number })
   | (EventBase & { type: "retry"; delayMs: number; reason: string; status?: number })
   | (EventBase & { type: "error"; ms: number; errorCode: string; status?: number; requestId?: string });
 
@@ -55,6 +55,8 @@ export interface TransportOptions {
   bodyTimeoutMs?: number;
   connections?: number;
   keepAliveTimeoutMs?: number;
+  /** Attempts in flight at once over the whole transport; the others wait in order (default: no limit). */
+  maxConcurrency?: number;
   retry?: RetryTuning;
   /** An undici Dispatcher to use instead of the transport's own Agent (tests: MockAgent). Not closed by close(). */
   dispatcher?: Dispatcher;
@@ -77,8 +79,8 @@ export interface TransportRequest extends CallOptions {
   headers?: Record<string, string>;
   body?: string | Buffer;
   /**
-   * True when repeating the request cannot change the outcome (reads, full-value updates, deletes).
-   * False for creates: those are retried only when the request cannot have reached the server.
+   * True when repeating the request cannot change the end state (reads, full-value updates, deletes, session
+   * starts). False for creates: see RETRY_RULES (sdk/transport/retryPolicy.ts) for what each class retries.
    */
   idempotent: boolean;
   /** Labels for events and errors (e.g. the api_v3 service and action, or an avatar operation). */

@@ -1,11 +1,7 @@
 /**
- * The retry rule, in one place (shouldRetry) with its delay computation.
- *
- * - Idempotent requests are retried on connection errors, per-attempt timeouts and retryable statuses.
- * - Non-idempotent requests (creates) are retried ONLY when the request cannot have reached the server:
- *   the connection was never established (refused, DNS failure, unreachable, connect timeout).
- *   A reset, a closed socket, a timeout waiting for headers or any HTTP status (even 429/503) means the
- *   server may have acted, so the error is surfaced instead of risking a duplicate.
+ * The retry rules, in one table (RETRY_RULES): for each kind of failed attempt, whether it is retried for an
+ * idempotent request and for a create, and why. shouldRetry only reads the table. Which api_v3 action is which
+ * class is in sdk/platform/actionSafety.ts; docs/sdk.md "Retry rules" shows both as one table.
  */
 import { TRANSPORT_DEFAULTS } from "./options";
 
@@ -31,7 +27,72 @@ const MAYBE_SENT_CODES = new Set([
   "UND_ERR_BODY_TIMEOUT",
 ]);
 
+/** What a failed attempt tells about the platform's side. */
+export type FailureKind = "notSent" | "throttled" | "maybeActedStatus" | "maybeActedError" | "final";
+
+export interface RetryRule {
+  failure: FailureKind;
+  /** The failures of this kind, in words. */
+  when: string;
+  /** Retried for idempotent requests: reads, full-value writes, deletes, session starts. */
+  idempotent: boolean;
+  /** Retried for creates (add, clone). */
+  create: boolean;
+  reason: string;
+}
+
+/** THE retry rules. Retries stop after maxRetries (default 3) or at the call's deadline, whichever comes first. */
+export const RETRY_RULES: readonly RetryRule[] = [
+  {
+    failure: "notSent",
+    when: "connection refused, DNS failure, host or network unreachable, connect timeout",
+    idempotent: true,
+    create: true,
+    reason: "the request never left this process, so the platform cannot have acted",
+  },
+  {
+    failure: "throttled",
+    when: "HTTP 429",
+    idempotent: true,
+    create: true,
+    reason:
+      "the platform refused the request before acting; wait its Retry-After (capped) and hold every request of the client for that long, so a large stack does not keep hitting the limit",
+  },
+  {
+    failure: "maybeActedStatus",
+    when: "HTTP 408, 500, 502, 503, 504",
+    idempotent: true,
+    create: false,
+    reason:
+      "the platform may have acted before failing: repeating an idempotent request reaches the same end state, a repeated create could make a second object; a create is retried only by the caller's recovery (the provider finds what the create made, then adopts it or creates again)",
+  },
+  {
+    failure: "maybeActedError",
+    when: "connection reset or closed, no answer within the attempt's timeout (headers or body)",
+    idempotent: true,
+    create: false,
+    reason: "the request was sent and the answer lost: as for a 5xx, the platform may have acted",
+  },
+  {
+    failure: "final",
+    when: "any other HTTP status (api_v3 errors come with HTTP 200 and are final), any other error",
+    idempotent: false,
+    create: false,
+    reason: "the answer is the platform's decision: repeating the request gives the same answer",
+  },
+];
+
 export type Outcome = { kind: "status"; status: number; retryAfterMs?: number } | { kind: "error"; errno: string };
+
+/** Which row of RETRY_RULES an attempt's outcome falls in. */
+export function failureKind(outcome: Outcome): FailureKind {
+  if (outcome.kind === "error") {
+    if (NOT_SENT_CODES.has(outcome.errno)) return "notSent";
+    return MAYBE_SENT_CODES.has(outcome.errno) ? "maybeActedError" : "final";
+  }
+  if (outcome.status === 429) return "throttled";
+  return TRANSPORT_DEFAULTS.retryStatuses.includes(outcome.status) ? "maybeActedStatus" : "final";
+}
 
 export interface RetryInput {
   outcome: Outcome;
@@ -43,17 +104,29 @@ export interface RetryInput {
 
 export function shouldRetry(input: RetryInput): boolean {
   if (input.retriesDone >= input.maxRetries) return false;
-  const { outcome } = input;
-  if (outcome.kind === "error") {
-    if (NOT_SENT_CODES.has(outcome.errno)) return true;
-    return input.idempotent && MAYBE_SENT_CODES.has(outcome.errno);
-  }
-  return input.idempotent && TRANSPORT_DEFAULTS.retryStatuses.includes(outcome.status);
+  if (input.outcome.kind === "status" && input.outcome.status >= 200 && input.outcome.status < 400) return false;
+  const rule = RULE_BY_FAILURE.get(failureKind(input.outcome)) as RetryRule;
+  return input.idempotent ? rule.idempotent : rule.create;
 }
+
+const RULE_BY_FAILURE = new Map(RETRY_RULES.map((rule) => [rule.failure, rule]));
 
 /** True when the error code proves the request never left this process. */
 export function requestNotSent(errno: string): boolean {
   return NOT_SENT_CODES.has(errno);
+}
+
+/**
+ * True when a failed create may or may not have taken effect (the answer was lost, or a 5xx/408 came back): the
+ * caller must look for what it may have made before creating again. `error` is any error the sdk throws.
+ */
+export function mayHaveActed(error: unknown): boolean {
+  const e = error as { code?: unknown; status?: unknown; errno?: unknown } | null;
+  if (!e || typeof e !== "object") return false;
+  if (e.code === "TIMEOUT") return true; // the call's deadline passed while an attempt was in flight
+  if (e.code === "NETWORK_ERROR") return typeof e.errno === "string" ? !NOT_SENT_CODES.has(e.errno) : true;
+  if (e.code === "HTTP_ERROR" && typeof e.status === "number") return failureKind({ kind: "status", status: e.status }) === "maybeActedStatus";
+  return false;
 }
 
 /** Delay before retry number `retry` (1-based): Retry-After if given (capped), else full jitter. */

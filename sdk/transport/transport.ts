@@ -17,7 +17,8 @@ import {
   type TransportRequest,
   type TransportResponse,
 } from "./options";
-import { parseRetryAfter, retryDelayMs, shouldRetry, type Outcome } from "./retryPolicy";
+import { createRequestGate } from "./requestGate";
+import { failureKind, parseRetryAfter, retryDelayMs, shouldRetry, type Outcome } from "./retryPolicy";
 
 const PER_ATTEMPT_TIMEOUTS = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
@@ -46,6 +47,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
       bodyTimeout: config.bodyTimeoutMs,
     });
   const random = options.random ?? Math.random;
+  const gate = createRequestGate(options.maxConcurrency);
   let closed = false;
 
   const emit = (event: TransportEvent): void => {
@@ -90,6 +92,12 @@ export function createTransport(options: TransportOptions = {}): Transport {
     async function attempts(): Promise<TransportResponse> {
       for (let attempt = 1; ; attempt++) {
         if (signal.aborted) throw abortError();
+        let releaseSlot: () => void;
+        try {
+          releaseSlot = await gate.acquire(signal);
+        } catch {
+          throw abortError();
+        }
         emit({ type: "request", ...base, attempt });
         const attemptStart = performance.now();
         let outcome: Outcome;
@@ -110,7 +118,10 @@ export function createTransport(options: TransportOptions = {}): Transport {
           const requestId = headerValue(result.headers["x-request-id"]);
           response = { ...result, requestId, attempts: attempt };
           outcome = { kind: "status", status: result.status, retryAfterMs: parseRetryAfter(result.headers["retry-after"]) };
-          emit({ type: "response", ...base, attempt, status: result.status, ms: elapsed(attemptStart), requestId });
+          if (options.onEvent) {
+            const serverTimeMs = Date.parse(headerValue(result.headers.date) ?? "");
+            emit({ type: "response", ...base, attempt, status: result.status, ms: elapsed(attemptStart), requestId, ...(Number.isNaN(serverTimeMs) ? {} : { serverTimeMs }) });
+          }
         } catch (error) {
           if (signal.aborted) {
             const mapped = abortError();
@@ -120,12 +131,18 @@ export function createTransport(options: TransportOptions = {}): Transport {
           failure = error;
           outcome = { kind: "error", errno: errnoOf(error) };
           emit({ type: "error", ...base, attempt, ms: elapsed(attemptStart), errorCode: outcome.errno });
+        } finally {
+          releaseSlot();
         }
-  
+
         const retry = shouldRetry({ outcome, idempotent: req.idempotent, retriesDone: attempt - 1, maxRetries });
         const delayMs = retry
           ? retryDelayMs(attempt, outcome.kind === "status" ? outcome.retryAfterMs : undefined, config, random)
           : 0;
+        // A 429 holds the whole client, not just this call: every other request would meet the same limit.
+        if (failureKind(outcome) === "throttled") {
+          gate.pause(retry ? delayMs : retryDelayMs(attempt, outcome.kind === "status" ? outcome.retryAfterMs : undefined, config, random));
+        }
         // Waiting past the deadline is pointless: surface the last outcome instead.
         const remaining = timeoutMs - elapsed(started);
         if (!retry || delayMs >= remaining) {
