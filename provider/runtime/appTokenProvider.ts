@@ -4,13 +4,15 @@
  * replacement (the default), so consumers never see a gap; read returns the server's truth; delete treats gone as done.
  */
 import type { AppToken as AppTokenRecord } from "../../sdk/contract/platform";
-import { SessionType } from "../../sdk/contract/platform";
+import { AppTokenStatus, SessionType } from "../../sdk/contract/platform";
+import type { SvcClient } from "../../sdk";
 import { AppTokenInputs, APP_TOKEN_IN_PLACE, APP_TOKEN_REPLACES, type SessionTypeName } from "../schemas/appTokenInputs";
 import type { ConnectionInput } from "../schemas/connection";
 import { checkConnection, checkFields, type CheckResult } from "./check";
-import { clientFor, operationSignal } from "./clients";
+import { clientFor, operationSignal, serverNowMs } from "./clients";
 import { diffFields, keptState, plain, type DiffOutcome } from "./diff";
 import { ProviderError, unlessGone } from "./errors";
+import { createWithRecovery, noteManaged } from "./recovery";
 import { UNKNOWN } from "./unknowns";
 
 type Props = Record<string, unknown>;
@@ -77,7 +79,8 @@ export const appTokenProvider = {
     return result;
   },
 
-  async diff(_id: string, olds: Props, news: Props): Promise<DiffOutcome> {
+  async diff(id: string, olds: Props, news: Props): Promise<DiffOutcome> {
+    noteManaged(id);
     const { changed, replaces } = diffFields(olds, news, APP_TOKEN_IN_PLACE, APP_TOKEN_REPLACES);
     return { changes: changed.length > 0, replaces };
   },
@@ -86,11 +89,24 @@ export const appTokenProvider = {
     const client = clientFor(connectionOf(inputs));
     const signal = operationSignal();
     if (typeof inputs.adoptId === "string") return adopt(inputs.adoptId, inputs, signal);
-    const token = await client.appTokens.add(creationFields(inputs), { signal });
+    const fields = creationFields(inputs);
+    const token = await createWithRecovery<AppTokenRecord>({
+      what: "app token",
+      create: () => client.appTokens.add(fields, { signal }),
+      find: (since) => findCreated(client, fields, since, signal),
+      idOf: (t) => t.id,
+      // Without the value (a connection that is not the account admin cannot read it) the token is useless to the
+      // program: delete it and make one whose value we receive.
+      usable: (t) => typeof t.token === "string" && t.token !== "",
+      discard: (t) => unlessGone(() => client.appTokens.delete(t.id, { signal })).then(() => undefined),
+      serverNowMs: () => serverNowMs(client),
+      signal,
+    });
     return { id: token.id, outs: appTokenOutputs(token, inputs) };
   },
 
   async read(id: string, props: Props): Promise<{ id: string; props?: Props; inputs?: Props }> {
+    noteManaged(id);
     const client = clientFor(connectionOf(props));
     const token = await unlessGone(() => client.appTokens.get(id, { signal: operationSignal() }));
     if (!token || token.status === 3) return { id: "" }; // deleted outside Pulumi: refresh drops it, up recreates it
@@ -111,6 +127,7 @@ export const appTokenProvider = {
   },
 
   async update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+    noteManaged(id);
     const { changed } = diffFields(olds, news, APP_TOKEN_IN_PLACE, []);
     if (changed.length === 0) return { outs: keptState(olds, news, ["keepers", "adoptId", "connection"]) };
     const client = clientFor(connectionOf(news));
@@ -119,10 +136,30 @@ export const appTokenProvider = {
   },
 
   async delete(id: string, props: Props): Promise<void> {
+    noteManaged(id);
     const client = clientFor(connectionOf(props));
     await unlessGone(() => client.appTokens.delete(id, { signal: operationSignal() })); // already gone counts as deleted
   },
 };
+
+/**
+ * Active tokens created since `sinceSec` (platform clock) with exactly the fields a lost `add` sent: what that add may
+ * have made. The list is filtered on the server by status, hash type and session type, then matched here on the rest.
+ */
+async function findCreated(client: SvcClient, fields: ReturnType<typeof creationFields>, sinceSec: number, signal: AbortSignal): Promise<AppTokenRecord[]> {
+  const candidates = await client.appTokens
+    .iterate({ statusEqual: AppTokenStatus.ACTIVE, hashTypeEqual: fields.hashType, sessionTypeEqual: fields.sessionType }, { signal, pageSize: 500 })
+    .toArray();
+  return candidates.filter(
+    (t) =>
+      t.createdAt >= sinceSec &&
+      (t.description ?? "") === fields.description &&
+      (t.sessionPrivileges ?? "") === fields.sessionPrivileges &&
+      (t.sessionUserId ?? "") === fields.sessionUserId &&
+      t.sessionDuration === fields.sessionDuration &&
+      t.expiry === fields.expiry,
+  );
+}
 
 /** Adopt an existing token: verified and read, never duplicated; in-place fields converge to the inputs. */
 async function adopt(id: string, inputs: Props, signal: AbortSignal): Promise<{ id: string; outs: Props }> {

@@ -1,14 +1,21 @@
 /**
  * One sdk client per connection for the life of the provider process: the engine runs one dynamic provider process
  * per deployment, so every resource of an `up` shares one session (a handful of session.start calls, not one per
- * resource) and one keep-alive connection pool.
+ * resource), one keep-alive connection pool, one limit of requests in flight (`svc:maxConcurrency`) and one backoff
+ * when the platform answers 429.
  */
-import { SvcClient } from "../../sdk";
+import { SvcClient, type TransportEvent } from "../../sdk";
 import type { ConnectionInput } from "../schemas/connection";
 import { ConnectionError, connectionKey, resolveConnection, type ConfigLookup } from "./connection";
+import { recordEvent } from "./telemetry";
+
+/** Retries per call: more than the sdk's 3, so that one `up` converges through a run of faults (see docs/design.md). */
+export const PROVIDER_MAX_RETRIES = 6;
 
 let stackConfig: ConfigLookup = () => undefined;
 const clients = new Map<string, SvcClient>();
+/** Server clock minus local clock (ms), from the Date header of the client's latest answer. */
+const serverOffsets = new WeakMap<SvcClient, number>();
 
 /** Called from the dynamic provider's configure(req): keeps a lookup of the stack config for this process. */
 export function configure(config: { get(key: string): string | undefined }): void {
@@ -35,10 +42,22 @@ export function clientFor(explicit: ConnectionInput | undefined): SvcClient {
   let client = clients.get(key);
   if (!client) {
     const { auth } = connection;
-    client = new SvcClient({
+    let created: SvcClient | undefined;
+    const onEvent = (event: TransportEvent): void => {
+      if (event.type === "retry") recordEvent({ type: "retry", service: event.service, action: event.action, reason: event.reason, delayMs: event.delayMs });
+      // Date is truncated to the second: the estimate runs at most about a second early, never late.
+      if (event.type === "response" && event.serverTimeMs !== undefined && created) serverOffsets.set(created, event.serverTimeMs - Date.now());
+    };
+    client = created = new SvcClient({
       baseUrl: connection.baseUrl,
       partnerId: connection.partnerId,
-      timeoutMs: connection.requestTimeoutMs,
+      // Each attempt waits requestTimeoutMs for its answer; the call as a whole (retries, waits for a slot) is bounded
+      // by the operation's deadline.
+      attemptTimeoutMs: connection.requestTimeoutMs,
+      timeoutMs: OPERATION_DEADLINE_MS,
+      maxRetries: PROVIDER_MAX_RETRIES,
+      maxConcurrency: connection.maxConcurrency,
+      onEvent,
       auth:
         "adminSecret" in auth
           ? { adminSecret: auth.adminSecret }
@@ -49,6 +68,15 @@ export function clientFor(explicit: ConnectionInput | undefined): SvcClient {
     clients.set(key, client);
   }
   return client;
+}
+
+/**
+ * The platform's clock now, as well as this process knows it (the Date of the latest answer, one-second resolution);
+ * undefined before any answer.
+ */
+export function serverNowMs(client: SvcClient): number | undefined {
+  const offset = serverOffsets.get(client);
+  return offset === undefined ? undefined : Date.now() + offset;
 }
 
 /** The overall deadline of one provider operation (each HTTP call also has its own timeout). */

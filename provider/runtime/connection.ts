@@ -10,7 +10,10 @@ export interface ResolvedConnection {
   baseUrl: string;
   partnerId: number;
   auth: { adminSecret: string } | { appTokenId: string; appToken: string; hashType: HashType } | { ks: string };
+  /** Timeout of one HTTP attempt (the answer's headers, then its body). */
   requestTimeoutMs: number;
+  /** Requests in flight at once over this connection's one client (stack config only: it is per process). */
+  maxConcurrency: number;
 }
 
 /** What configure() stores: a lookup of stack config by full key (e.g. "svc:baseUrl"). */
@@ -25,9 +28,12 @@ const SETTINGS = {
   appTokenHashType: { config: "svc:appTokenHashType", env: "SVC_APP_TOKEN_HASH_TYPE" },
   ks: { config: "svc:ks", env: "SVC_KS" },
   requestTimeoutMs: { config: "svc:requestTimeoutMs", env: "SVC_REQUEST_TIMEOUT_MS" },
+  maxConcurrency: { config: "svc:maxConcurrency", env: "SVC_MAX_CONCURRENCY" },
 } as const;
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Small on purpose: 500 resources must not hit the platform at once; the engine's own parallelism is often larger. */
+export const DEFAULT_MAX_CONCURRENCY = 8;
 
 export class ConnectionError extends Error {
   override readonly name = "ConnectionError";
@@ -35,7 +41,8 @@ export class ConnectionError extends Error {
 
 export function resolveConnection(explicit: ConnectionInput | undefined, config: ConfigLookup, env: NodeJS.ProcessEnv = process.env): ResolvedConnection {
   const pick = <K extends keyof typeof SETTINGS>(key: K): string | undefined => {
-    const given = explicit?.[key];
+    // maxConcurrency is per provider process, so it comes from stack config or the environment only.
+    const given = key === "maxConcurrency" ? undefined : explicit?.[key as Exclude<K, "maxConcurrency">];
     if (given !== undefined && given !== null && given !== "") return String(given);
     const fromConfig = config(SETTINGS[key].config);
     if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
@@ -55,6 +62,13 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
   const requestTimeoutMs = timeoutText ? Number(timeoutText) : DEFAULT_REQUEST_TIMEOUT_MS;
   if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs <= 0) throw new ConnectionError(`svc:requestTimeoutMs must be a positive whole number of milliseconds`);
 
+  const concurrencyText = pick("maxConcurrency");
+  const maxConcurrency = concurrencyText ? Number(concurrencyText) : DEFAULT_MAX_CONCURRENCY;
+  if (!Number.isInteger(maxConcurrency) || maxConcurrency <= 0 || maxConcurrency > 1000) {
+    throw new ConnectionError(`svc:maxConcurrency must be a whole number from 1 to 1000 (requests in flight at once); got "${concurrencyText}"`);
+  }
+  const common = { baseUrl, partnerId, requestTimeoutMs, maxConcurrency };
+
   const adminSecret = pick("adminSecret");
   const appTokenId = pick("appTokenId");
   const appToken = pick("appToken");
@@ -63,10 +77,10 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
     if (!appTokenId || !appToken) throw new ConnectionError(`An app token needs both ${where("appTokenId")} and ${where("appToken")} (set the value with --secret)`);
     const hashType = (pick("appTokenHashType") ?? "SHA256") as HashType;
     if (!["SHA1", "SHA256", "SHA512", "MD5"].includes(hashType)) throw new ConnectionError(`svc:appTokenHashType must be one of SHA256, SHA1, SHA512, MD5`);
-    return { baseUrl, partnerId, auth: { appTokenId, appToken, hashType }, requestTimeoutMs };
+    return { ...common, auth: { appTokenId, appToken, hashType } };
   }
-  if (adminSecret) return { baseUrl, partnerId, auth: { adminSecret }, requestTimeoutMs };
-  if (ks) return { baseUrl, partnerId, auth: { ks }, requestTimeoutMs };
+  if (adminSecret) return { ...common, auth: { adminSecret } };
+  if (ks) return { ...common, auth: { ks } };
   throw new ConnectionError(
     `No credentials: set ${where("appTokenId")} with ${where("appToken")} (recommended for pipelines), or ${where("adminSecret")}, or ${where("ks")}; set secrets with \`pulumi config set --secret\``,
   );

@@ -15,9 +15,10 @@ import {
   type TemplateEvent,
 } from "../schemas/httpNotificationTemplateInputs";
 import { checkConnection, checkFields, type CheckResult } from "./check";
-import { clientFor, operationSignal } from "./clients";
+import { clientFor, operationSignal, serverNowMs } from "./clients";
 import { diffFields, keptState, plain, sameValue, type DiffOutcome } from "./diff";
 import { PartialCreateError, ProviderError, unlessGone } from "./errors";
+import { createWithRecovery, noteManaged } from "./recovery";
 import { isUnknown } from "./unknowns";
 
 type Props = Record<string, unknown>;
@@ -81,7 +82,8 @@ export const templateProvider = {
     return result;
   },
 
-  async diff(_id: string, olds: Props, news: Props): Promise<DiffOutcome> {
+  async diff(id: string, olds: Props, news: Props): Promise<DiffOutcome> {
+    noteManaged(id);
     const { changed, replaces } = diffFields(olds, news, TEMPLATE_IN_PLACE, TEMPLATE_REPLACES);
     // The account's systemNames are unique: a replacement keeping its systemName must delete the old one first.
     const deleteBeforeReplace = replaces.length > 0 && news.systemName !== undefined && sameValue(olds.systemName, news.systemName);
@@ -94,7 +96,15 @@ export const templateProvider = {
     const source = await resolveSource(client, inputs, signal);
     if (typeof inputs.adoptId === "string") return adopt(client, inputs.adoptId, inputs, source.id, signal);
 
-    const clone = await client.templates.clone(source.id, cloneFields(inputs), { signal });
+    const fields = cloneFields(inputs);
+    const clone = await createWithRecovery<EventNotificationTemplate>({
+      what: "template",
+      create: () => client.templates.clone(source.id, fields, { signal }),
+      find: (since) => findCloned(client, fields, since, signal),
+      idOf: (t) => t.id,
+      serverNowMs: () => serverNowMs(client),
+      signal,
+    });
     if (inputs.active === false) return { id: clone.id, outs: templateOutputs(clone, inputs, source.id) };
     try {
       const active = await client.templates.updateStatus(clone.id, TemplateStatus.ACTIVE, { signal });
@@ -116,6 +126,7 @@ export const templateProvider = {
   },
 
   async read(id: string, props: Props): Promise<{ id: string; props?: Props; inputs?: Props }> {
+    noteManaged(id);
     const client = clientFor(connectionOf(props));
     const template = await unlessGone(() => client.templates.get(id, { signal: operationSignal() }));
     if (!template || template.status === TemplateStatus.DELETED) return { id: "" };
@@ -139,6 +150,7 @@ export const templateProvider = {
   },
 
   async update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+    noteManaged(id);
     const { changed } = diffFields(olds, news, TEMPLATE_IN_PLACE, []);
     if (changed.length === 0) return { outs: keptState(olds, news, ["adoptId", "connection"]) };
     const client = clientFor(connectionOf(news));
@@ -151,10 +163,26 @@ export const templateProvider = {
   },
 
   async delete(id: string, props: Props): Promise<void> {
+    noteManaged(id);
     const client = clientFor(connectionOf(props));
     await unlessGone(() => client.templates.delete(id, { signal: operationSignal() }));
   },
 };
+
+/**
+ * Templates a lost clone may have made, created since `sinceSec` (platform clock): by systemName when given (unique in
+ * the account, filtered on the server), else by name, url and description. Deleted templates are never listed.
+ */
+async function findCloned(client: SvcClient, fields: ReturnType<typeof cloneFields>, sinceSec: number, signal: AbortSignal): Promise<EventNotificationTemplate[]> {
+  const filter = fields.systemName ? { typeEqual: TemplateType.HTTP, systemNameEqual: fields.systemName } : { typeEqual: TemplateType.HTTP };
+  const candidates = await client.templates.iterate(filter, { signal, pageSize: 500 }).toArray();
+  return candidates.filter(
+    (t) =>
+      t.status !== TemplateStatus.DELETED &&
+      t.createdAt >= sinceSec &&
+      (fields.systemName ? t.systemName === fields.systemName : t.name === fields.name && t.url === fields.url && (t.description ?? "") === (fields.description ?? "")),
+  );
+}
 
 /** The system template to clone, from whichever selector the program gave. */
 async function resolveSource(client: SvcClient, inputs: Props, signal: AbortSignal): Promise<EventNotificationTemplate> {

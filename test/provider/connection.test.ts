@@ -7,7 +7,15 @@ const config = (values: Record<string, string>) => (key: string) => values[key];
 describe("resolveConnection", () => {
   it("reads stack config, with the environment as fallback", () => {
     const resolved = resolveConnection(undefined, config({ "svc:baseUrl": "https://a.example/api_v3", "svc:partnerId": "12" }), { SVC_ADMIN_SECRET: "from-env" });
-    expect(resolved).toEqual({ baseUrl: "https://a.example/api_v3", partnerId: 12, auth: { adminSecret: "from-env" }, requestTimeoutMs: 30_000 });
+    expect(resolved).toEqual({ baseUrl: "https://a.example/api_v3", partnerId: 12, auth: { adminSecret: "from-env" }, requestTimeoutMs: 30_000, maxConcurrency: 8 });
+  });
+
+  it("svc:maxConcurrency sets the requests in flight (default 8); a bad value is refused naming the setting", () => {
+    const base = { "svc:baseUrl": "https://a.example/api_v3", "svc:partnerId": "12", "svc:adminSecret": "s" };
+    expect(resolveConnection(undefined, config({ ...base, "svc:maxConcurrency": "3" }), {}).maxConcurrency).toBe(3);
+    expect(resolveConnection(undefined, config(base), { SVC_MAX_CONCURRENCY: "20" }).maxConcurrency).toBe(20);
+    expect(() => resolveConnection(undefined, config({ ...base, "svc:maxConcurrency": "0" }), {})).toThrow(/svc:maxConcurrency must be a whole number from 1 to 1000/);
+    expect(() => resolveConnection(undefined, config({ ...base, "svc:maxConcurrency": "many" }), {})).toThrow(/svc:maxConcurrency/);
   });
 
   it("prefers an explicit connection over config, and config over the environment", () => {

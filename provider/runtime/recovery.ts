@@ -1,0 +1,106 @@
+/**
+ * Creates that recover from an ambiguous failure. The platform honours no idempotency key, so when a create's answer
+ * is lost (no answer, a timeout, a 5xx) the object may or may not exist. Before trying again we look for it:
+ * exactly one match is adopted, none means the create did not happen (create again), several is an error naming the
+ * candidates. What "a match" is belongs to each resource (a template by its unique systemName, an app token by its
+ * creation fields and a creation time since the first attempt started); objects this process already knows as
+ * managed by the stack are never candidates.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { mayHaveActed } from "../../sdk";
+import { ProviderError } from "./errors";
+import { recordEvent } from "./telemetry";
+
+/** Create rounds at most (each round's call has its own retries for failures where the platform did not act). */
+export const MAX_CREATE_ROUNDS = 5;
+/**
+ * Slack on the creation-time window, in seconds: the server's clock is known from the Date header (truncated to the
+ * second) of the latest answer, and createdAt is in seconds; without any answer yet, a minute.
+ */
+export const CLOCK_SLACK_SECONDS = 2;
+export const UNKNOWN_CLOCK_SLACK_SECONDS = 60;
+
+/** Ids the engine has told this process about (diff, read, update, delete) or that it created or adopted. */
+const managed = new Set<string>();
+
+export function noteManaged(id: string | undefined): void {
+  if (id) managed.add(id);
+}
+
+export function isManaged(id: string): boolean {
+  return managed.has(id);
+}
+
+export interface RecoverableCreate<T> {
+  /** What is created, for messages and events ("app token", "template"). */
+  what: string;
+  create(): Promise<T>;
+  /**
+   * The objects the lost create(s) may have made: matching the declared fields, created at or after
+   * `sinceServerSec` (unix seconds on the platform's clock). Managed ids are filtered out by the caller.
+   */
+  find(sinceServerSec: number): Promise<T[]>;
+  idOf(object: T): string;
+  /**
+   * Whether a found object can be adopted as it is; when not (e.g. its secret value cannot be read back with this
+   * connection), it is deleted and created again.
+   */
+  usable?(object: T): boolean;
+  discard?(object: T): Promise<void>;
+  /** The platform's clock now (ms), when known. */
+  serverNowMs(): number | undefined;
+  signal: AbortSignal;
+}
+
+export async function createWithRecovery<T>(plan: RecoverableCreate<T>): Promise<T> {
+  const startedAt = Date.now();
+  // The platform's time when the first attempt started: read after a failure, when the clock is surely known.
+  const sinceServerSec = (): number => {
+    const serverNow = plan.serverNowMs();
+    return serverNow === undefined
+      ? Math.floor(startedAt / 1000) - UNKNOWN_CLOCK_SLACK_SECONDS
+      : Math.floor((serverNow - (Date.now() - startedAt)) / 1000) - CLOCK_SLACK_SECONDS;
+  };
+  let since: number | undefined;
+  for (let round = 1; ; round++) {
+    let lastError: unknown;
+    try {
+      const made = await plan.create();
+      noteManaged(plan.idOf(made));
+      return made;
+    } catch (error) {
+      if (!mayHaveActed(error) || round >= MAX_CREATE_ROUNDS) throw error;
+      lastError = error;
+    }
+    const cause = describe(lastError);
+    since ??= sinceServerSec();
+    const found = (await plan.find(since)).filter((object) => !isManaged(plan.idOf(object)));
+    if (found.length > 1) {
+      const ids = found.map(plan.idOf).join(", ");
+      throw new ProviderError(
+        `${plan.what} create: the answer was lost (${cause}) and ${found.length} ${plan.what}s created since then match the declared fields (${ids}); ` +
+          `nothing was adopted. Keep the one you want with adoptId and delete the others, or delete them all and run again`,
+      );
+    }
+    const [only] = found;
+    if (only !== undefined && (plan.usable?.(only) ?? true)) {
+      noteManaged(plan.idOf(only));
+      recordEvent({ type: "recovery", resource: plan.what, outcome: "adopted", round, id: plan.idOf(only), cause });
+      return only;
+    }
+    if (only !== undefined) {
+      await plan.discard?.(only);
+      recordEvent({ type: "recovery", resource: plan.what, outcome: "replacedUnreadable", round, id: plan.idOf(only), cause });
+    } else {
+      recordEvent({ type: "recovery", resource: plan.what, outcome: "createdAgain", round, cause });
+    }
+    // A short, growing pause before creating again: the platform was failing a moment ago.
+    await sleep(Math.floor(Math.random() * 250 * 2 ** (round - 1)), undefined, { signal: plan.signal });
+  }
+}
+
+/** The error's code and message (sdk messages never carry secrets). */
+function describe(error: unknown): string {
+  const e = error as { code?: unknown; message?: unknown };
+  return `${String(e?.code ?? "ERROR")}: ${String(e?.message ?? error)}`;
+}
