@@ -9,8 +9,8 @@ import type { ConnectionInput } from "../schemas/connection";
 import { ConnectionError, connectionKey, resolveConnection, type ConfigLookup } from "./connection";
 import { recordEvent } from "./telemetry";
 
-/** Retries per call: more than the sdk's 3, so that one `up` converges through a run of faults (see docs/design.md). */
-export const PROVIDER_MAX_RETRIES = 6;
+/** Retries per call: more than the sdk's 3, so that one `up` converges through a run of faults (0.4^11 ≈ 4e-5 per call at a 40% fault rate) (see docs/design.md). */
+export const PROVIDER_MAX_RETRIES = 10;
 
 let stackConfig: ConfigLookup = () => undefined;
 const clients = new Map<string, SvcClient>();

@@ -12,7 +12,7 @@ import { ProviderError } from "./errors";
 import { recordEvent } from "./telemetry";
 
 /** Create rounds at most (each round's call has its own retries for failures where the platform did not act). */
-export const MAX_CREATE_ROUNDS = 5;
+export const MAX_CREATE_ROUNDS = 10;
 /**
  * Slack on the creation-time window, in seconds: the server's clock is known from the Date header (truncated to the
  * second) of the latest answer, and createdAt is in seconds; without any answer yet, a minute.
