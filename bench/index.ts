@@ -1,10 +1,10 @@
 /**
- * `npm run bench`: the emulator's throughput, the sdk against raw undici, and the Pulumi provider against a no-op
- * dynamic resource, measured in one run on this machine. Every ratio names its baseline, measured in the same run.
+ * `npm run bench`: the emulator's throughput, the sdk against raw undici, the Pulumi provider against a no-op
+ * dynamic resource, and the provider's single-run success on a faulty platform, measured in one run on this machine. Every ratio names its baseline, measured in the same run.
  * Prints a table (or JSON with --json) and writes the JSON to a file in the OS temp dir, never into the repo.
  * A part that fails is reported as failed; the others still run, and the process then exits non-zero.
  *
- *   node dist/bench/index.js [--only emulator,sdk,provider] [--resources N] [--rounds N] [--json]
+ *   node dist/bench/index.js [--only emulator,sdk,provider,reliability] [--resources N] [--rounds N] [--json]
  */
 import { writeFileSync } from "node:fs";
 import { arch, cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
@@ -12,10 +12,11 @@ import { join } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { benchEmulator } from "./emulator";
 import { benchProvider, OPERATIONS, type ProviderBenchResult } from "./provider";
+import { benchReliability, type ReliabilityResult } from "./reliability";
 import { fmt, table } from "./report";
 import { benchSdk, type SdkBenchResult } from "./sdk";
 
-const PARTS = ["emulator", "sdk", "provider"] as const;
+const PARTS = ["emulator", "sdk", "provider", "reliability"] as const;
 type Part = (typeof PARTS)[number];
 
 type Outcome<T> = { status: "ok"; seconds: number; result: T } | { status: "failed"; seconds: number; error: string } | { status: "skipped" };
@@ -28,6 +29,7 @@ interface BenchReport {
   emulator: Outcome<Record<string, number | string>>;
   sdk: Outcome<SdkBenchResult>;
   provider: Outcome<ProviderBenchResult>;
+  reliability: Outcome<ReliabilityResult>;
 }
 
 const positiveInt = (value: string): number => {
@@ -121,13 +123,34 @@ function render(report: BenchReport): string {
       ].join("\n"),
     ),
   );
+  out.push(
+    section("Reliability on a faulty platform: one run of up / destroy through the engine", report.reliability, (r) =>
+      [
+        `  ${r.resources} AppTokens; faults: an even mix of 503, 429, drop before acting, commitThenDrop, commitThenError, slow`,
+        table(
+          ["faults", "operation", "succeeded", "s", "faults injected", "retries", "recoveries", "orphans"],
+          r.runs.map((run) => [
+            run.faultRate === 0 ? "off" : `${Math.round(run.faultRate * 100)}%`,
+            run.operation,
+            run.succeeded ? "yes" : `NO: ${run.error ?? ""}`,
+            fmt(run.seconds, 1),
+            fmt(run.faultsInjected),
+            fmt(run.retries),
+            fmt(run.recoveries),
+            fmt(run.orphans),
+          ]),
+        ),
+        "  orphans = tokens on the platform the state does not record (after destroy: any token left).",
+      ].join("\n"),
+    ),
+  );
   return out.join("\n\n");
 }
 
 async function main(): Promise<void> {
   const program = new Command()
     .name("bench")
-    .description("pulumi-svc benchmarks: emulator, sdk vs raw undici, provider vs a no-op dynamic resource")
+    .description("pulumi-svc benchmarks: emulator, sdk vs raw undici, provider vs a no-op dynamic resource, reliability under faults")
     .option("--only <parts>", `comma-separated subset of ${PARTS.join(",")}`, partList, [...PARTS])
     .option("--resources <n>", "resources per program in the provider bench", positiveInt, 50)
     .option("--rounds <n>", "rounds of the provider bench (median reported)", positiveInt, 2)
@@ -142,6 +165,7 @@ async function main(): Promise<void> {
     emulator: await run(only.has("emulator"), "emulator", () => benchEmulator()),
     sdk: await run(only.has("sdk"), "sdk", () => benchSdk()),
     provider: await run(only.has("provider"), "provider", () => benchProvider({ resources: opts.resources, rounds: opts.rounds })),
+    reliability: await run(only.has("reliability"), "reliability", () => benchReliability({ resources: opts.resources })),
   };
 
   report.loadAverageAtEnd = load();
