@@ -92,6 +92,7 @@ export const appTokenProvider = {
     const fields = creationFields(inputs);
     const token = await createWithRecovery<AppTokenRecord>({
       what: "app token",
+      fingerprint: `appToken ${JSON.stringify(fields)}`,
       create: () => client.appTokens.add(fields, { signal }),
       find: (since) => findCreated(client, fields, since, signal),
       idOf: (t) => t.id,

@@ -31,9 +31,14 @@ export function isManaged(id: string): boolean {
   return managed.has(id);
 }
 
+/** Create calls in flight in this process, by the fingerprint of their fields. */
+const inFlight = new Map<string, Set<Promise<unknown>>>();
+
 export interface RecoverableCreate<T> {
   /** What is created, for messages and events ("app token", "template"). */
   what: string;
+  /** The fields the create sends, as one string: creates of equal fields in this process are waited for (below). */
+  fingerprint: string;
   create(): Promise<T>;
   /**
    * The objects the lost create(s) may have made: matching the declared fields, created at or after
@@ -64,8 +69,10 @@ export async function createWithRecovery<T>(plan: RecoverableCreate<T>): Promise
   let since: number | undefined;
   for (let round = 1; ; round++) {
     let lastError: unknown;
+    const attempt = plan.create();
+    track(plan.fingerprint, attempt);
     try {
-      const made = await plan.create();
+      const made = await attempt;
       noteManaged(plan.idOf(made));
       return made;
     } catch (error) {
@@ -74,6 +81,10 @@ export async function createWithRecovery<T>(plan: RecoverableCreate<T>): Promise
     }
     const cause = describe(lastError);
     since ??= sinceServerSec();
+    // Another resource of this process creating an object with the same fields must finish first: its object would
+    // otherwise look like ours. Once its id is known it is managed, hence excluded.
+    await Promise.allSettled([...(inFlight.get(plan.fingerprint) ?? [])]);
+    // Filtered and claimed without an await in between: two recoveries never adopt the same object.
     const found = (await plan.find(since)).filter((object) => !isManaged(plan.idOf(object)));
     if (found.length > 1) {
       const ids = found.map(plan.idOf).join(", ");
@@ -97,6 +108,17 @@ export async function createWithRecovery<T>(plan: RecoverableCreate<T>): Promise
     // A short, growing pause before creating again: the platform was failing a moment ago.
     await sleep(Math.floor(Math.random() * 250 * 2 ** (round - 1)), undefined, { signal: plan.signal });
   }
+}
+
+function track(fingerprint: string, attempt: Promise<unknown>): void {
+  let set = inFlight.get(fingerprint);
+  if (!set) inFlight.set(fingerprint, (set = new Set()));
+  set.add(attempt);
+  const untrack = (): void => {
+    set.delete(attempt);
+    if (set.size === 0 && inFlight.get(fingerprint) === set) inFlight.delete(fingerprint);
+  };
+  attempt.then(untrack, untrack);
 }
 
 /** The error's code and message (sdk messages never carry secrets). */

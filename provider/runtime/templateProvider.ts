@@ -99,6 +99,7 @@ export const templateProvider = {
     const fields = cloneFields(inputs);
     const clone = await createWithRecovery<EventNotificationTemplate>({
       what: "template",
+      fingerprint: `template ${fields.systemName ?? JSON.stringify([fields.name, fields.url, fields.description])}`,
       create: () => client.templates.clone(source.id, fields, { signal }),
       find: (since) => findCloned(client, fields, since, signal),
       idOf: (t) => t.id,

@@ -84,6 +84,15 @@ describe("create recovery in the provider runtime", () => {
     expect((await activeWith("recover managed twin")).map((t) => t.id).sort()).toEqual([first.id, second.id].sort());
   });
 
+  it.each([["commitThenDrop"], ["drop"]] as const)("two identical tokens created at once, one add faulted (%s): two distinct tokens, none shared", async (kind) => {
+    const description = `recover identical twins ${kind}`;
+    const inputs = await tokenInputs(description);
+    faults({ next: [kind], pathIncludes: "/appToken/action/add" });
+    const [x, y] = await Promise.all([appTokenProvider.create(inputs), appTokenProvider.create(inputs)]);
+    expect(x.id).not.toBe(y.id);
+    expect((await activeWith(description)).map((t) => t.id).sort()).toEqual([x.id, y.id].sort());
+  });
+
   it("several candidates: a clear error naming their ids, nothing adopted", async () => {
     const a = await admin.appTokens.add({ hashType: "SHA256", description: "recover twins" });
     const b = await admin.appTokens.add({ hashType: "SHA256", description: "recover twins" });
