@@ -2,10 +2,15 @@
  * No secret leaves the sdk: the admin secret, app token values and ks strings never appear in events,
  * console output, error messages, toString, JSON.stringify or util.inspect of errors and session handles.
  */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { redact, SvcClient, type SvcClientOptions, type TransportEvent } from "../../sdk";
+import { appTokenProvider } from "../../provider/runtime/appTokenProvider";
+import { configure, resetForTests } from "../../provider/runtime/clients";
 import { apiError, harness, KS } from "./helpers";
 
 let emu: RunningEmulator;
@@ -71,6 +76,52 @@ describe("redaction against the emulator", () => {
     expectClean(consoleSpies.flatMap((s) => s.mock.calls.map((c) => inspect(c, { depth: 10 }))), secrets);
     expectClean([...renderings(session), JSON.stringify(pipeline.sessions.current())], secrets);
   });
+});
+
+describe("redaction on the fault paths (retries, lost answers, throttling, recovery)", () => {
+  it("retried session starts, lost create answers and 429s carry no secret in events, errors or the provider's events", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-redaction-"));
+    process.env.SVC_PROVIDER_EVENTS_FILE = join(dir, "events.jsonl");
+    const events: TransportEvent[] = [];
+    const consoleSpies = (["log", "info", "warn", "error", "debug"] as const).map((m) => vi.spyOn(console, m));
+    try {
+      const client = new SvcClient({ baseUrl: emu.baseUrl, partnerId: emu.partnerId, auth: { adminSecret: emu.adminSecret }, onEvent: (e) => events.push(e), retry: { baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 5 } });
+      clients.push(client);
+      // session.start faulted every way, then a create that loses its answer after the write, then a 429.
+      emu.ctx.faults.set({ next: ["error", "drop", "commitThenDrop", "slow", "ok", "commitThenDrop", "throttle"], slowMs: 50, retryAfterSeconds: 0 });
+      const failures: unknown[] = [];
+      await client.appTokens.list(); // session.start: error, drop, commitThenDrop, slow (not past the timeout), ok
+      await client.appTokens.add({ description: "lost answer" }).catch((e: unknown) => failures.push(e)); // commitThenDrop
+      const made = await client.appTokens.add({ description: "throttled" }); // 429 then made
+      const tokens = (await client.appTokens.iterate().toArray()).map((t) => t.token as string);
+      const secrets = [emu.adminSecret, made.token as string, ...tokens, client.sessions.current()?.ks as string];
+
+      // The provider's recovery path and its events file.
+      const values: Record<string, string> = { "svc:baseUrl": emu.baseUrl, "svc:partnerId": String(emu.partnerId), "svc:adminSecret": emu.adminSecret };
+      configure({ get: (key: string) => values[key] });
+      emu.ctx.faults.set({ next: ["error", "ok", "commitThenError", "throttle", "ok"], retryAfterSeconds: 0 });
+      const recovered = await appTokenProvider.create((await appTokenProvider.check({}, { description: "recovered" })).inputs);
+      secrets.push(recovered.outs.token as string);
+      await client.appTokens.add({ hashType: "SHA256", description: "twin" });
+      await client.appTokens.add({ hashType: "SHA256", description: "twin" });
+      emu.ctx.faults.set({ next: ["commitThenDrop"], pathIncludes: "/appToken/action/add" });
+      await appTokenProvider.create((await appTokenProvider.check({}, { description: "twin" })).inputs).catch((e: unknown) => failures.push(e));
+      secrets.push(...(await client.appTokens.iterate().toArray()).map((t) => t.token as string));
+
+      expect(failures).toHaveLength(2);
+      expect(String((failures[1] as Error).message)).toContain("match the declared fields");
+      expect(events.some((e) => e.type === "retry" && e.action === "start")).toBe(true);
+      expectClean(failures.flatMap(renderings), secrets);
+      expectClean(events.map((e) => JSON.stringify(e)), secrets);
+      expectClean([readFileSync(join(dir, "events.jsonl"), "utf8")], secrets);
+      expectClean(consoleSpies.flatMap((s) => s.mock.calls.map((c) => inspect(c, { depth: 10 }))), secrets);
+    } finally {
+      emu.ctx.faults.set({});
+      delete process.env.SVC_PROVIDER_EVENTS_FILE;
+      await resetForTests();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe("redaction of what the server echoes", () => {
