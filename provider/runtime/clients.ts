@@ -11,6 +11,11 @@ import { recordEvent } from "./telemetry";
 
 /** Retries per call: more than the sdk's 3, so that one `up` converges through a run of faults (0.4^11 ≈ 4e-5 per call at a 40% fault rate) (see docs/design.md). */
 export const PROVIDER_MAX_RETRIES = 10;
+/**
+ * Backoff of those retries: full jitter from 200 ms, capped at 2 s (the sdk caps at 8 s), so ten retries wait about
+ * 7 s on average and 14 s at most: a platform blip is short, and a 429's Retry-After is honoured whatever the cap.
+ */
+export const PROVIDER_BACKOFF = { baseDelayMs: 200, maxDelayMs: 2_000 } as const;
 
 let stackConfig: ConfigLookup = () => undefined;
 const clients = new Map<string, SvcClient>();
@@ -56,6 +61,7 @@ export function clientFor(explicit: ConnectionInput | undefined): SvcClient {
       attemptTimeoutMs: connection.requestTimeoutMs,
       timeoutMs: OPERATION_DEADLINE_MS,
       maxRetries: PROVIDER_MAX_RETRIES,
+      retry: PROVIDER_BACKOFF,
       maxConcurrency: connection.maxConcurrency,
       onEvent,
       auth:
