@@ -128,7 +128,7 @@ function render(report: BenchReport): string {
       [
         `  ${r.resources} AppTokens; faults: an even mix of 503, 429, drop before acting, commitThenDrop, commitThenError, slow`,
         table(
-          ["faults", "operation", "succeeded", "s", "faults injected", "retries", "recoveries", "orphans"],
+          ["faults", "operation", "succeeded", "s", "faults injected", "retries", "recoveries", "adopted", "created again", "orphans"],
           r.runs.map((run) => [
             run.faultRate === 0 ? "off" : `${Math.round(run.faultRate * 100)}%`,
             run.operation,
@@ -137,10 +137,13 @@ function render(report: BenchReport): string {
             fmt(run.faultsInjected),
             fmt(run.retries),
             fmt(run.recoveries),
+            fmt(run.adopted),
+            fmt(run.createdAgain),
             fmt(run.orphans),
           ]),
         ),
-        "  orphans = tokens on the platform the state does not record (after destroy: any token left).",
+        "  retries: by the transport (429, lost answers of idempotent calls, session starts); recoveries: creates whose answer was lost,",
+        "  then found and adopted, or found absent and created again; orphans = tokens on the platform the state does not record.",
       ].join("\n"),
     ),
   );

@@ -31,6 +31,10 @@ export interface ReliabilityRun {
   faultsInjected: number;
   retries: number;
   recoveries: number;
+  /** Of the recoveries: the object the lost create made was found and adopted. */
+  adopted: number;
+  /** Of the recoveries: nothing was found (the create had not happened), so it was made again. */
+  createdAgain: number;
   /** Tokens on the platform the state does not record (after destroy: every token left). */
   orphans: number;
 }
@@ -80,7 +84,7 @@ export async function benchReliability(options: { resources?: number; log?: (lin
       for (const operation of ["up", "destroy"] as const) {
         const run = await measure(emulator, admin, bench.stack, eventsFile, operation, rate, 100 + index);
         runs.push(run);
-        log(`${Math.round(rate * 100)}% faults, ${operation}: ${run.succeeded ? "succeeded" : `FAILED (${run.error})`} in ${run.seconds} s, ${run.faultsInjected} faults, ${run.retries} retries, ${run.recoveries} recoveries, ${run.orphans} orphans`);
+        log(`${Math.round(rate * 100)}% faults, ${operation}: ${run.succeeded ? "succeeded" : `FAILED (${run.error})`} in ${run.seconds} s, ${run.faultsInjected} faults, ${run.retries} retries, ${run.recoveries} recoveries (${run.adopted} adopted), ${run.orphans} orphans`);
         // A failed run is finished with faults off, so the next level starts clean; its failure stays recorded.
         if (!run.succeeded) await (operation === "up" ? bench.stack.up() : bench.stack.destroy()).catch(() => undefined);
       }
@@ -118,7 +122,7 @@ async function measure(
   const seconds = Math.round((performance.now() - start) / 100) / 10;
   const injected = emulator.ctx.faults.get().injected;
   emulator.ctx.faults.set({});
-  const events = readFileSync(eventsFile, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { type: string });
+  const events = readFileSync(eventsFile, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { type: string; outcome?: string });
   const recorded = new Set(
     ((await stack.exportStack()).deployment.resources ?? []).filter((r: { type: string; id?: string }) => r.type.endsWith("AppToken")).map((r: { id?: string }) => r.id),
   );
@@ -132,6 +136,8 @@ async function measure(
     faultsInjected: Object.entries(injected).reduce((sum, [kind, n]) => (kind === "ok" ? sum : sum + n), 0),
     retries: events.filter((e) => e.type === "retry").length,
     recoveries: events.filter((e) => e.type === "recovery").length,
+    adopted: events.filter((e) => e.type === "recovery" && e.outcome === "adopted").length,
+    createdAgain: events.filter((e) => e.type === "recovery" && e.outcome !== "adopted").length,
     orphans: onPlatform.filter((id) => !recorded.has(id)).length,
   };
 }
