@@ -3,6 +3,7 @@
  * the watchdog that notices sessions ending on their own (keep-alive timeout). A session that ends, for any
  * reason, closes its peer connection and its TURN allocations; a WHEP DELETE closes only the peer.
  */
+import { networkInterfaces } from "node:os";
 import type { AvatarSessionRecord, SessionStore } from "./sessionStore";
 import { TurnRelay, type TurnCredentials } from "./turnRelay";
 import { WhepPeer } from "./whepPeer";
@@ -24,6 +25,8 @@ export class AvatarMediaPlane {
   private relayPort = 0;
   private watchdog: NodeJS.Timeout | undefined;
   private closed = false;
+  /** The IPv4 address media flows on: WHEP peers bind and advertise it, the TURN relay relays from it. */
+  private address = mediaAddress("127.0.0.1");
 
   constructor(private readonly sessions: () => SessionStore) {}
 
@@ -31,11 +34,12 @@ export class AvatarMediaPlane {
   configureTurn(host: string, port = 0): void {
     this.relayHost = host;
     this.relayPort = port;
+    this.address = mediaAddress(host);
   }
 
   turn(): Promise<TurnRelay> {
     if (this.closed) return Promise.reject(new Error("the avatar media plane is closed"));
-    this.relay ??= TurnRelay.start({ host: this.relayHost, port: this.relayPort });
+    this.relay ??= TurnRelay.start({ host: this.relayHost, port: this.relayPort, relayAddress: this.address });
     return this.relay;
   }
 
@@ -53,6 +57,7 @@ export class AvatarMediaPlane {
   /** Answer a WHEP offer for the session; the viewer slot is held from here until the peer closes. */
   async attachViewer(record: AvatarSessionRecord, resourceId: string, offer: string): Promise<string> {
     const { peer, answer } = await WhepPeer.answer(offer, {
+      address: this.address,
       isSpeaking: () => this.sessions().isSpeaking(record),
       onClosed: () => {
         if (this.viewers.get(record.id)?.peer === peer) {
@@ -125,4 +130,18 @@ export class AvatarMediaPlane {
     }, WATCHDOG_MS);
     this.watchdog.unref();
   }
+}
+
+/**
+ * The media address for an emulator listening on `host`: that address when it is a specific non-loopback IPv4;
+ * otherwise the machine's first external IPv4 (browsers gather no loopback candidates of their own, and a peer
+ * on the same box reaches it directly); 127.0.0.1 on a machine that has none.
+ */
+export function mediaAddress(host: string): string {
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(host) && !host.startsWith("127.") && host !== "0.0.0.0") return host;
+  for (const list of Object.values(networkInterfaces())) {
+    const external = list?.find((net) => net.family === "IPv4" && !net.internal);
+    if (external) return external.address;
+  }
+  return "127.0.0.1";
 }

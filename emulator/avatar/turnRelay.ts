@@ -16,6 +16,8 @@ export type TurnCredentials = {
 
 export interface TurnRelayOptions {
   host?: string;
+  /** The address relayed traffic leaves from (the WHEP peers' address; default: host). */
+  relayAddress?: string;
   /** UDP port; 0 or absent picks a free one. */
   port?: number;
 }
@@ -31,12 +33,12 @@ export class TurnRelay {
     const server = new NodeTurnServer({
       listeningPort: port,
       listeningIps: [host],
-      relayIps: [host],
+      relayIps: [options.relayAddress ?? host],
       authMech: "long-term",
       realm: TURN_REALM,
       credentials: {},
-      debugLevel: "OFF",
-      log: () => {},
+      debugLevel: process.env.SVC_TURN_DEBUG ? "TRACE" : "OFF",
+      log: process.env.SVC_TURN_DEBUG ? (line) => console.error("[turn]", String(line)) : () => {},
     });
     server.start();
     await new Promise<void>((resolve, reject) => {

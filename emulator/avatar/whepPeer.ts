@@ -15,6 +15,8 @@ export interface WhepPeerOptions {
   onClosed(why: "closed" | "failed" | "disconnected"): void;
   /** Longest wait for candidate gathering before answering with what was gathered (ms). */
   gatheringTimeoutMs?: number;
+  /** The one IPv4 address the peer binds and advertises (see mediaAddress in mediaPlane.ts). */
+  address: string;
 }
 
 /** How long a `disconnected` peer may recover before it is torn down (consent freshness lost). */
@@ -52,9 +54,11 @@ export class WhepPeer {
         ],
         audio: [new RTCRtpCodecParameters({ mimeType: "audio/opus", clockRate: 48_000, channels: 2 })],
       },
-      // Loopback too: the TURN relay listens on 127.0.0.1, and its relayed traffic must reach a candidate
-      // whose address the browser gave a permission for.
-      iceAdditionalHostAddresses: ["127.0.0.1"],
+      // One address, bound and advertised: a socket bound to 0.0.0.0 on a multi-homed box answers from
+      // whichever source the route picks, which ICE rejects (and TURN permissions refuse) when it is not the
+      // candidate's address. The TURN relay relays from the same address.
+      iceInterfaceAddresses: { udp4: options.address },
+      ...(isLoopback(options.address) ? { iceAdditionalHostAddresses: [options.address] } : {}),
       iceUseIpv6: false,
     });
     const peer = new WhepPeer(pc, options);
@@ -134,4 +138,8 @@ export class WhepPeer {
       });
     });
   }
+}
+
+function isLoopback(address: string): boolean {
+  return address.startsWith("127.");
 }
