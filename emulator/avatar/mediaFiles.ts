@@ -4,7 +4,7 @@
  * by every peer; nothing is encoded at run time (no codec in pure JavaScript is worth the CPU on a small box).
  */
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 export interface Vp8Frame {
   data: Buffer;
@@ -38,9 +38,17 @@ export function avatarMedia(): AvatarMedia {
   return loaded;
 }
 
-/** The media folder next to the sources; from dist/emulator/avatar the sources are three levels up. */
+/**
+ * The media folder next to the sources; from dist/emulator/avatar the sources are three levels up; from a bundle
+ * (anywhere) the installed package's own copy.
+ */
 function mediaDir(): string {
   const candidates = [join(__dirname, "media"), resolve(__dirname, "../../../emulator/avatar/media")];
+  try {
+    candidates.push(join(dirname(require.resolve("pulumi-svc/package.json")), "emulator/avatar/media"));
+  } catch {
+    // not installed as a package
+  }
   const found = candidates.find((dir) => existsSync(join(dir, "avatar-face.ivf")));
   if (!found) throw new Error(`avatar media not found (looked in ${candidates.join(", ")})`);
   return found;
