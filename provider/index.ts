@@ -2,4 +2,4 @@
 export { AppToken, type AppTokenArgs } from "./resources/appToken";
 export { HttpNotificationTemplate, type HttpNotificationTemplateArgs } from "./resources/httpNotificationTemplate";
 export type { ConnectionArgs } from "./resources/connectionArgs";
-export { TEMPLATE_EVENTS, type TemplateEvent } from "./schemas/httpNotificationTemplateInputs";
+export { TEMPLATE_EVENTS, type TemplateEvent } from "./schemas/templateEvents";

@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { HashType } from "../../sdk/contract/platform";
 import type { ConnectionArgs } from "./connectionArgs";
-import { shimFor } from "./shim";
+import { ShimResource } from "./shim";
 
 export interface AppTokenArgs {
   /** SHA256 (the default here; the platform's own default is SHA1), SHA1, SHA512 or MD5. Replaces on change. */
@@ -30,7 +30,7 @@ export interface AppTokenArgs {
   connection?: pulumi.Input<ConnectionArgs>;
 }
 
-export class AppToken extends pulumi.dynamic.Resource {
+export class AppToken extends ShimResource {
   static readonly __pulumiType = "pulumi-nodejs:svc:AppToken";
 
   /** The platform's id of the token (also the resource id). */
@@ -76,14 +76,15 @@ export class AppToken extends pulumi.dynamic.Resource {
       expiry: args.expiry,
       keepers: args.keepers,
       adoptId: args.adoptId,
-      connection: args.connection === undefined ? undefined : pulumi.secret(args.connection),
       tokenId: undefined,
       token: undefined,
       partnerId: undefined,
       status: undefined,
       createdAt: undefined,
       updatedAt: undefined,
+      // An input only (not an output of the resource): left out when not given.
+      ...(args.connection === undefined ? {} : { connection: pulumi.secret(args.connection) }),
     };
-    super(shimFor("appToken"), name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token", "connection"] }), "svc", "AppToken");
+    super("appToken", "AppToken", name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token", "connection"] }));
   }
 }

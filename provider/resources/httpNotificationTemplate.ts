@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { HttpMethodName, SecureHashingAlgoName } from "../../sdk/contract/platform";
 import type { TemplateEvent } from "../schemas/httpNotificationTemplateInputs";
 import type { ConnectionArgs } from "./connectionArgs";
-import { shimFor } from "./shim";
+import { ShimResource } from "./shim";
 
 export interface HttpNotificationTemplateArgs {
   /** The system template to clone, by id; or use systemTemplateName or event (exactly one of the three). */
@@ -37,7 +37,7 @@ export interface HttpNotificationTemplateArgs {
   connection?: pulumi.Input<ConnectionArgs>;
 }
 
-export class HttpNotificationTemplate extends pulumi.dynamic.Resource {
+export class HttpNotificationTemplate extends ShimResource {
   static readonly __pulumiType = "pulumi-nodejs:svc:HttpNotificationTemplate";
 
   declare readonly templateId: pulumi.Output<string>;
@@ -90,7 +90,6 @@ export class HttpNotificationTemplate extends pulumi.dynamic.Resource {
       active: args.active,
       adoptId: args.adoptId,
       signSecret: args.signSecret === undefined ? undefined : pulumi.secret(args.signSecret),
-      connection: args.connection === undefined ? undefined : pulumi.secret(args.connection),
       templateId: undefined,
       partnerId: undefined,
       sourceTemplateId: undefined,
@@ -99,14 +98,9 @@ export class HttpNotificationTemplate extends pulumi.dynamic.Resource {
       eventObjectType: undefined,
       createdAt: undefined,
       updatedAt: undefined,
+      // An input only (not an output of the resource): left out when not given.
+      ...(args.connection === undefined ? {} : { connection: pulumi.secret(args.connection) }),
     };
-    super(
-      shimFor("httpNotificationTemplate"),
-      name,
-      props,
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["signSecret", "connection"] }),
-      "svc",
-      "HttpNotificationTemplate",
-    );
+    super("httpNotificationTemplate", "HttpNotificationTemplate", name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["signSecret", "connection"] }));
   }
 }

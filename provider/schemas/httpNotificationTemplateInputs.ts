@@ -2,18 +2,9 @@
 import { z } from "zod";
 import { HttpMethod, SecureHashingAlgo } from "../../sdk/contract/platform";
 import { ConnectionInput } from "./connection";
+import { TEMPLATE_EVENTS, type TemplateEvent } from "./templateEvents";
 
-/** Friendly event names, matched against the system templates' eventType and eventObjectType. */
-export const TEMPLATE_EVENTS = {
-  "entry.added": { eventType: "2", eventObjectType: "1" },
-  "entry.updated": { eventType: "11", eventObjectType: "1" },
-  "entry.deleted": { eventType: "7", eventObjectType: "1" },
-  "entry.ready": { eventType: "12", eventObjectType: "1" },
-  "entry.transcoding_complete": { eventType: "12", eventObjectType: "4" },
-  "metadata.changed": { eventType: "6", eventObjectType: "7" },
-  "category.user_added": { eventType: "5", eventObjectType: "12" },
-} as const;
-export type TemplateEvent = keyof typeof TEMPLATE_EVENTS;
+export { TEMPLATE_EVENTS, type TemplateEvent };
 const eventNames = Object.keys(TEMPLATE_EVENTS) as [TemplateEvent, ...TemplateEvent[]];
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
