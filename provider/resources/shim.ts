@@ -42,6 +42,22 @@ export function shimText(kind: ShimKind): string {
  */
 export abstract class ShimResource extends pulumi.CustomResource {
   protected constructor(kind: ShimKind, type: string, name: string, props: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
-    super(`pulumi-nodejs:dynamic/svc:${type}`, name, { ...props, __provider: shimText(kind) }, opts);
+    // While it registers a resource, @pulumi/pulumi tags each promise it makes (four per property) with a stack
+    // trace for its leak report, which prints them only with PULUMI_DEBUG_PROMISE_LEAKS set. Under the language
+    // host's source-map support (on by default) each trace maps every frame through source maps: about 0.1 ms each,
+    // most of the program's time per AppToken (docs/bench.md). So no frames are captured during the synchronous
+    // registration, unless that debugging is on. The resource's own source position is unaffected (the SDK lifts the
+    // limit itself to find it), and an error thrown here gets its stack back.
+    const limit = Error.stackTraceLimit;
+    if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) Error.stackTraceLimit = 0;
+    try {
+      super(`pulumi-nodejs:dynamic/svc:${type}`, name, { ...props, __provider: shimText(kind) }, opts);
+    } catch (error) {
+      Error.stackTraceLimit = limit;
+      if (error instanceof Error) Error.captureStackTrace(error, new.target);
+      throw error;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 }
