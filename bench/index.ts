@@ -126,17 +126,18 @@ function render(report: BenchReport): string {
 function renderProvider(r: ProviderBenchResult): string {
   const lines = [
     `  AppTokens vs no-op dynamic resources (the engine's floor), same run, engine ${r.engine}, ${r.cpus} CPUs; medians of each size's rounds`,
-    "  Scale curve: ratio = AppTokens ms / no-op ms; ms/res = AppTokens ms / N; +ms/res = (AppTokens ms - no-op ms) / N",
+    "  Scale curve: ratio = AppTokens ms / no-op ms (wall); ms/res = AppTokens ms / N; +ms/res = (AppTokens ms - no-op ms) / N;",
+    "  CPU ratio = CPU of all the AppTokens operation's processes / the same of the no-op operation (steadier than wall time on a shared machine)",
     table(
-      ["N", "operation", "rounds", "no-op ms", "AppTokens ms", "ratio", "ms/res", "+ms/res", "session.start", "API calls"],
+      ["N", "operation", "rounds", "no-op ms", "AppTokens ms", "ratio", "ms/res", "+ms/res", "CPU ratio", "session.start", "API calls"],
       r.curve.flatMap((p) =>
         OPERATIONS.map((op) => {
           const f = p.operations[op];
-          return [String(p.resources), op, fmt(p.rounds), fmt(f.noopMs), fmt(f.appTokensMs), fmt(f.ratio, 2), fmt(f.appTokensMsPerResource, 1), fmt(f.extraMsPerResource, 1), fmt(f.sessionStart), fmt(f.apiCalls)];
+          return [String(p.resources), op, fmt(p.rounds), fmt(f.noopMs), fmt(f.appTokensMs), fmt(f.ratio, 2), fmt(f.appTokensMsPerResource, 1), fmt(f.extraMsPerResource, 1), fmt(f.cpuRatio, 2), fmt(f.sessionStart), fmt(f.apiCalls)];
         }),
       ),
     ),
-    "  Per size: checkpoint bytes per resource after up (the file the engine rewrites on every step), peak memory of the dynamic provider process",
+    "  Per size: checkpoint bytes per resource (the file the engine rewrites on every step, after up minus after destroy, / N), peak memory of the dynamic provider process",
     table(
       ["N", "state B/res no-op", "state B/res AppTokens", "provider MiB no-op", "provider MiB AppTokens"],
       r.curve.map((p) => [String(p.resources), fmt(p.stateBytesPerResource.noop), fmt(p.stateBytesPerResource.appTokens), fmt(p.providerPeakMiB.noop, 1), fmt(p.providerPeakMiB.appTokens, 1)]),
@@ -156,12 +157,12 @@ function renderProvider(r: ProviderBenchResult): string {
   const l = r.latency;
   if (l) {
     lines.push(
-      `  Latency: up of ${l.resources} AppTokens, every call answered after ${l.latencyMs} ms; svc:maxConcurrency ${l.maxConcurrency}; engine parallelism ${l.parallelism}`,
+      `  Latency: up of ${l.resources} AppTokens, every call answered after ${l.latencyMs} ms; engine parallelism ${l.parallelism}; svc:maxConcurrency at its default (${l.maxConcurrency ?? "no such limit in this release"})`,
       table(
         ["floor up ms", "latency bound ms", "floor + bound ms", "AppTokens ms", "ratio to bound", "ratio to floor", "API calls"],
         [[fmt(l.floorMs), fmt(l.latencyBoundMs), fmt(l.boundMs), fmt(l.appTokensMs), fmt(l.ratioToBound, 2), fmt(l.ratioToFloor, 2), fmt(Object.values(l.calls).reduce((a, b) => a + b, 0))]],
       ),
-      `  latency bound = ${l.latencyMs} ms x (ceil(${l.resources} / ${l.parallelism}) + 1 session.start); ratio to bound <= 1: the calls overlap as much as the engine's parallelism allows`,
+      `  latency bound = ${l.latencyMs} ms x (ceil(${l.resources} / ${l.inFlight} in flight) + 1 session.start); ratio to bound <= 1: the calls overlap as much as the parallelism allows`,
     );
   }
   return lines.join("\n");

@@ -4,7 +4,9 @@
  * per operation and process, the CPU time and the self time by package (zod, grpc-js, google-protobuf, pulumi-svc,
  * @pulumi/pulumi, node internals, garbage collection...) and the heaviest functions. The .cpuprofile files stay in
  * the directory it prints (open them in Chrome DevTools). Not part of `npm run bench`: profiling slows what it measures.
- *   npm run build && npx node dist/bench/profile.js [resources=200] [operations=up,preview,refresh,destroy]
+ *   npm run build && npx node dist/bench/profile.js [resources=200] [operations=up,preview,refresh,destroy] [--skip-checkpoints]
+ * --skip-checkpoints sets PULUMI_SKIP_CHECKPOINTS=true (the engine writes the state once at the end instead of after
+ * every step): the difference is what the checkpoint writes cost.
  */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -69,14 +71,16 @@ function summarize(profile: CpuProfile): { totalMs: number; byCategory: Map<stri
 const top = (m: Map<string, number>, n: number): [string, number][] => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
 
 async function main(): Promise<void> {
-  const resources = Number(process.argv[2] ?? 200);
-  const operations = (process.argv[3]?.split(",") ?? [...OPERATIONS]) as Operation[];
+  const args = process.argv.slice(2).filter((a) => a !== "--skip-checkpoints");
+  const skipCheckpoints = process.argv.includes("--skip-checkpoints");
+  const resources = Number(args[0] ?? 200);
+  const operations = (args[1]?.split(",") ?? [...OPERATIONS]) as Operation[];
   const keep = mkdtempSync(join(tmpdir(), "pulumi-svc-profile-"));
   const emulator = await startEmulatorProcess();
   const stacks: Partial<Record<Program, BenchStack>> = {};
   try {
     for (const program of PROGRAMS) {
-      stacks[program] = await benchStack(program, { cpuProfile: true });
+      stacks[program] = await benchStack(program, { cpuProfile: true, env: skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {} });
       await stacks[program].stack.setConfig("count", { value: String(resources) });
     }
     await stacks.appTokens!.stack.setAllConfig({
@@ -97,7 +101,8 @@ async function main(): Promise<void> {
         const files = readdirSync(bench.probeDir).filter((f) => f.endsWith(".cpuprofile") && !before.has(f));
         for (const f of files) cpSync(join(bench.probeDir, f), join(dir, f));
         if (!operations.includes(op)) continue;
-        process.stdout.write(`\n${op} ${program} (${resources}): ${Math.round(ms)} ms wall\n`);
+        const probed = bench.probed();
+        process.stdout.write(`\n${op} ${program} (${resources}${skipCheckpoints ? ", PULUMI_SKIP_CHECKPOINTS" : ""}): ${Math.round(ms)} ms wall; CPU s: program ${fmt((probed.program?.cpuMicros ?? 0) / 1e6, 2)}, provider ${fmt((probed.provider?.cpuMicros ?? 0) / 1e6, 2)}; checkpoint ${fmt(bench.checkpointBytes())} B\n`);
         for (const f of files) {
           const s = summarize(JSON.parse(readFileSync(join(dir, f), "utf8")) as CpuProfile);
           process.stdout.write(`  ${f.split("-")[0]}: ${fmt(s.totalMs)} ms CPU sampled\n`);

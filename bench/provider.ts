@@ -10,7 +10,8 @@
  *   (the engine CLI, its checkpoint writes, the plugin launchers), from a probe loaded into the node processes.
  * - A realistic-latency case: the emulator answers every call after `latencyMs`, `up` of `resources` AppTokens,
  *   against the floor's `up` plus the latency bound: ceil(N / P) + 1 sequential calls (P = the engine's default
- *   parallelism, 4 x its CPUs; +1 for the one session.start), with svc:maxConcurrency left at its default.
+ *   parallelism, 4 x its CPUs, or the provider's default svc:maxConcurrency if lower; +1 for the one session.start),
+ *   with svc:maxConcurrency left at its default.
  *
  * Each figure is the median of `rounds` rounds; within a round the two programs run each operation back to back,
  * which goes first alternating operation by operation and round by round (ABBA), so drift hits both alike.
@@ -20,6 +21,7 @@ import { cpus } from "node:os";
 import { readFileSync } from "node:fs";
 import { benchStack, type BenchStack } from "./engine";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
+import * as connectionSettings from "../provider/runtime/connection";
 import { median } from "./report";
 
 export const OPERATIONS = ["up", "preview", "refresh", "destroy"] as const;
@@ -66,6 +68,11 @@ export interface OperationFigures {
   noopMsPerResource: number;
   /** Median CPU seconds per process kind, of each program. */
   cpu: Record<Program, CpuFigures>;
+  /**
+   * The AppTokens operation's CPU over the floor's (all the operation's processes, medians): on a machine shared with
+   * other work the wall times swing with the load, the CPU an operation needs much less.
+   */
+  cpuRatio: number;
   /** Median calls the provider made during the AppTokens operation. */
   sessionStart: number;
   appTokenStartSession: number;
@@ -78,7 +85,7 @@ export interface ScalePoint {
   resources: number;
   rounds: number;
   operations: Record<Operation, OperationFigures>;
-  /** Checkpoint file bytes per resource after `up` (the whole file / N), per program. */
+  /** Checkpoint file bytes per resource: (the file after `up` - the file after `destroy`) / N, per program. */
   stateBytesPerResource: Record<Program, number>;
   /** Peak resident memory of the dynamic provider process over all operations, MiB, per program. */
   providerPeakMiB: Record<Program, number>;
@@ -91,11 +98,16 @@ export interface LatencyCase {
   latencyMs: number;
   /** The engine's default parallelism for `up` here: 4 x GOMAXPROCS (= CPUs). */
   parallelism: number;
-  /** What the bench sets svc:maxConcurrency to: nothing, so the provider's default applies. */
-  maxConcurrency: "default";
+  /**
+   * svc:maxConcurrency is not set, so the provider's default applies: its value (requests in flight per connection),
+   * or null in a release without that limit (then only the engine's parallelism bounds the calls in flight).
+   */
+  maxConcurrency: number | null;
+  /** min(parallelism, maxConcurrency): calls in flight at most. */
+  inFlight: number;
   /** The floor's `up` of N no-op resources, no latency (ms). */
   floorMs: number;
-  /** latencyMs x (ceil(N / parallelism) + 1): the calls' wall time if the engine keeps `parallelism` in flight. */
+  /** latencyMs x (ceil(N / inFlight) + 1): the calls' wall time if `inFlight` calls are always in flight. */
   latencyBoundMs: number;
   /** floorMs + latencyBoundMs. */
   boundMs: number;
@@ -169,6 +181,7 @@ async function scalePoint(
   for (const program of PROGRAMS) await stacks[program].stack.setConfig("count", { value: String(resources) });
   const runs: Record<Program, Record<Operation, Sample[]>> = { noop: emptyOps(), appTokens: emptyOps() };
   const stateBytes: Record<Program, number[]> = { noop: [], appTokens: [] };
+  const emptyStateBytes: Record<Program, number[]> = { noop: [], appTokens: [] };
   let done = 0;
   for (let round = 0; round < rounds; round++) {
     if (round > 0 && performance.now() > deadline) {
@@ -181,6 +194,7 @@ async function scalePoint(
         const sample = await measured(stacks[program], emulator, op, resources, opTimeout, program === "appTokens");
         runs[program][op].push(sample);
         if (op === "up") stateBytes[program].push(stacks[program].checkpointBytes());
+        if (op === "destroy") emptyStateBytes[program].push(stacks[program].checkpointBytes());
         log(`${resources} resources, round ${round + 1}/${rounds}: ${op} ${program} ${Math.round(sample.ms)} ms`);
       }
     }
@@ -192,7 +206,10 @@ async function scalePoint(
     resources,
     rounds: done,
     operations,
-    stateBytesPerResource: { noop: Math.round(median(stateBytes.noop) / resources), appTokens: Math.round(median(stateBytes.appTokens) / resources) },
+    stateBytesPerResource: {
+      noop: Math.round((median(stateBytes.noop) - median(emptyStateBytes.noop)) / resources),
+      appTokens: Math.round((median(stateBytes.appTokens) - median(emptyStateBytes.appTokens)) / resources),
+    },
     providerPeakMiB: { noop: peak("noop"), appTokens: peak("appTokens") },
     samples: { noop: msOf(runs.noop), appTokens: msOf(runs.appTokens) },
   };
@@ -219,13 +236,16 @@ async function latencyRun(
   // Both stacks are emptied again, outside the timing.
   for (const program of PROGRAMS) await measured(stacks[program], emulator, "destroy", resources, opTimeout, false);
   const parallelism = engineParallelism();
-  const latencyBoundMs = latencyMs * (Math.ceil(resources / parallelism) + 1);
+  const maxConcurrency = (connectionSettings as { DEFAULT_MAX_CONCURRENCY?: number }).DEFAULT_MAX_CONCURRENCY ?? null;
+  const inFlight = Math.min(parallelism, maxConcurrency ?? Infinity);
+  const latencyBoundMs = latencyMs * (Math.ceil(resources / inFlight) + 1);
   const boundMs = Math.round(floor.ms + latencyBoundMs);
   return {
     resources,
     latencyMs,
     parallelism,
-    maxConcurrency: "default",
+    maxConcurrency,
+    inFlight,
     floorMs: Math.round(floor.ms),
     latencyBoundMs,
     boundMs,
@@ -320,6 +340,7 @@ function figures(noop: Sample[], appTokens: Sample[], resources: number): Operat
     appTokensMsPerResource: round2(appTokensMs / resources),
     noopMsPerResource: round2(noopMs / resources),
     cpu: { noop: cpu(noop), appTokens: cpu(appTokens) },
+    cpuRatio: round2(median(appTokens.map(totalCpu)) / median(noop.map(totalCpu))),
     sessionStart: perKey["session.start"] ?? 0,
     appTokenStartSession: perKey["appToken.startSession"] ?? 0,
     apiCalls: median(calls.map((c) => Object.values(c).reduce((a, b) => a + b, 0))),
@@ -328,6 +349,7 @@ function figures(noop: Sample[], appTokens: Sample[], resources: number): Operat
 }
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
+const totalCpu = (s: Sample): number => s.cpu.program + s.cpu.provider + s.cpu.rest;
 const mib = (bytes: number): number => Math.round((bytes / 2 ** 20) * 10) / 10;
 
 function emptyOps<T>(): Record<Operation, T[]> {

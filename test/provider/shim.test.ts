@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { AppToken } from "../../provider/resources/appToken";
 import { shimText } from "../../provider/resources/shim";
 
@@ -63,7 +63,6 @@ describe("registering an AppToken", () => {
       true,
     );
   });
-  afterAll(() => pulumi.runtime.resetOptions("project", "stack"));
 
   it("sends the kind's text as __provider, under the dynamic type token, without an absent connection", async () => {
     const token = new AppToken("t", { description: "d" });
