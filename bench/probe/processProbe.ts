@@ -3,8 +3,8 @@
  * acts only when PULUMI_SVC_PROBE_DIR is set, and only in the two processes the bench looks at: the dynamic provider
  * host (`@pulumi/pulumi/cmd/dynamic-provider`, role "provider") and the language host running the program
  * (`@pulumi/pulumi/cmd/run`, role "program").
- * - It records the process's peak resident memory and CPU time in `<dir>/<role>-<pid>.json`, rewritten every 200 ms
- *   and at shutdown: the engine ends its plugins with SIGINT (then SIGKILL), so an exit hook alone would miss it.
+ * - It records the process's peak resident memory and CPU time in `<dir>/<role>-<pid>.json`, at exit and at SIGINT or
+ *   SIGTERM (the engine ends its plugins with SIGINT, then SIGKILL), and every second in case neither comes.
  * - With PULUMI_SVC_PROBE_CPU_PROFILE=1 it also profiles the process's CPU with the inspector and writes
  *   `<dir>/<role>-<pid>.cpuprofile` (Chrome DevTools opens it; bench/profile.ts summarizes it).
  * It never writes to stdout (the engine reads the provider host's port from it) and changes nothing else.
@@ -27,7 +27,7 @@ if (dir && role) {
     writeFileSync(`${base}.json`, JSON.stringify({ role, pid: process.pid, maxRssBytes: usage.maxRSS * 1024, cpuMicros: usage.userCPUTime + usage.systemCPUTime }));
   };
   record();
-  setInterval(record, 200).unref();
+  setInterval(record, 1000).unref();
   process.on("exit", record);
 
   let stopProfile = (): void => undefined;
