@@ -43,6 +43,8 @@ export interface ProviderBenchOptions {
   budgetMs?: number;
   /** Progress lines (default: to stderr). */
   log?: (line: string) => void;
+  /** Extra environment for the engine of both programs (e.g. PULUMI_SKIP_CHECKPOINTS=true to see what checkpoints cost). */
+  engineEnv?: Record<string, string>;
 }
 
 export interface CpuFigures {
@@ -142,8 +144,8 @@ export async function benchProvider(options: ProviderBenchOptions = {}): Promise
   const emulator = await startEmulatorProcess();
   const stacks: Partial<Record<Program, BenchStack>> = {};
   try {
-    stacks.noop = await benchStack("noop");
-    stacks.appTokens = await benchStack("appTokens");
+    stacks.noop = await benchStack("noop", { env: options.engineEnv });
+    stacks.appTokens = await benchStack("appTokens", { env: options.engineEnv });
     await stacks.appTokens.stack.setAllConfig({
       "svc:baseUrl": { value: emulator.target.baseUrl },
       "svc:partnerId": { value: String(emulator.target.partnerId) },
