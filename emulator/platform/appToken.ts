@@ -12,6 +12,7 @@ import {
   APP_TOKEN_UPDATABLE,
   HashType,
   OBJECT_TYPES,
+  SessionType,
   TOKEN_HEX_LENGTH,
   type AppToken,
 } from "../../sdk/contract/platform";
@@ -70,7 +71,7 @@ export function createAppTokenService(ctx: EmulatorContext): ServiceDefinition {
       token: randomBytes(TOKEN_HEX_LENGTH[hashType] / 2).toString("hex"),
       partnerId: call.session().partnerId,
       status: AppTokenStatus.ACTIVE,
-      sessionType: fields.sessionType ?? 0,
+      sessionType: fields.sessionType ?? SessionType.USER,
       sessionDuration: fields.sessionDuration ?? 0,
       ...(fields.sessionPrivileges ? { sessionPrivileges: fields.sessionPrivileges } : {}),
       sessionUserId: fields.sessionUserId ?? "",

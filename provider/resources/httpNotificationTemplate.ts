@@ -25,9 +25,9 @@ export interface HttpNotificationTemplateArgs {
   url: pulumi.Input<string>;
   /** POST (default), PUT, GET or DELETE. */
   method?: pulumi.Input<HttpMethodName>;
-  /** Signs every delivery (X-SVC-SIGNATURE = hex SHA256 of secret + body); at least 16 characters. */
+  /** Signs every delivery (X-SVC-SIGNATURE = hex hash of secret + body, by secureHashingAlgo); at least 16 characters. */
   signSecret: pulumi.Input<string>;
-  /** SHA256 (default), SHA1 or SHA512. */
+  /** SHA256 (default), SHA1 or SHA512: the hash of X-SVC-SIGNATURE, named in the delivery's X-SVC-HASH-ALGO header. */
   secureHashingAlgo?: pulumi.Input<SecureHashingAlgoName>;
   /** false keeps the template disabled (default true). */
   active?: pulumi.Input<boolean>;

@@ -4,7 +4,7 @@
  * replacement (the default), so consumers never see a gap; read returns the server's truth; delete treats gone as done.
  */
 import type { AppToken as AppTokenRecord } from "../../sdk/contract/platform";
-import { SessionType } from "../../sdk/contract/platform";
+import { AppTokenStatus, SessionType } from "../../sdk/contract/platform";
 import { AppTokenInputs, APP_TOKEN_IN_PLACE, APP_TOKEN_REPLACES, type SessionTypeName } from "../schemas/appTokenInputs";
 import type { ConnectionInput } from "../schemas/connection";
 import { checkConnection, checkFields, type CheckResult } from "./check";
@@ -93,7 +93,7 @@ export const appTokenProvider = {
   async read(id: string, props: Props): Promise<{ id: string; props?: Props; inputs?: Props }> {
     const client = clientFor(connectionOf(props));
     const token = await unlessGone(() => client.appTokens.get(id, { signal: operationSignal() }));
-    if (!token || token.status === 3) return { id: "" }; // deleted outside Pulumi: refresh drops it, up recreates it
+    if (!token || token.status === AppTokenStatus.DELETED) return { id: "" }; // deleted outside Pulumi: refresh drops it, up recreates it
     const outs = appTokenOutputs(token, props, props.token);
     const inputs = plain({
       hashType: outs.hashType,

@@ -6,10 +6,10 @@
 import type { EventNotificationTemplate, HttpMethodName, SecureHashingAlgoName } from "../../sdk/contract/platform";
 import { HttpMethod, SecureHashingAlgo, TemplateStatus, TemplateType } from "../../sdk/contract/platform";
 import type { SvcClient } from "../../sdk";
+import { templateMatchesEvent } from "../../sdk/contract/events";
 import type { ConnectionInput } from "../schemas/connection";
 import {
   HttpNotificationTemplateInputs,
-  TEMPLATE_EVENTS,
   TEMPLATE_IN_PLACE,
   TEMPLATE_REPLACES,
   type TemplateEvent,
@@ -165,7 +165,7 @@ async function resolveSource(client: SvcClient, inputs: Props, signal: AbortSign
       ? t.id === inputs.systemTemplateId
       : inputs.systemTemplateName !== undefined
         ? t.systemName === inputs.systemTemplateName
-        : wanted !== undefined && t.eventType === TEMPLATE_EVENTS[wanted].eventType && t.eventObjectType === TEMPLATE_EVENTS[wanted].eventObjectType,
+        : wanted !== undefined && templateMatchesEvent(t, wanted),
   );
   if (match) return match;
   const field = SELECTORS.find((key) => inputs[key] !== undefined) ?? "systemTemplateId";

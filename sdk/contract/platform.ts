@@ -26,6 +26,11 @@ export type AppTokenStatus = (typeof AppTokenStatus)[keyof typeof AppTokenStatus
 export const TemplateStatus = { DISABLED: 1, ACTIVE: 2, DELETED: 3 } as const;
 export type TemplateStatus = (typeof TemplateStatus)[keyof typeof TemplateStatus];
 
+/** Media entry statuses the emulator uses (the real enum has more). */
+export const EntryStatus = { READY: 2, DELETED: 3 } as const;
+/** Flavor asset status READY. */
+export const FlavorAssetStatus = { READY: 2 } as const;
+
 export const HttpMethod = { GET: 1, POST: 2, PUT: 3, DELETE: 4 } as const;
 export type HttpMethodName = keyof typeof HttpMethod;
 
@@ -67,8 +72,6 @@ export const OBJECT_TYPES = {
 
 export const PAGER = { defaultPageSize: 30, maxPageSize: 500, firstPageIndex: 1 } as const;
 
-/** The signature header of webhook deliveries. */
-export const SIGNATURE_HEADER = "X-SVC-SIGNATURE";
 
 // ---- errors ------------------------------------------------------------------------------------
 
@@ -96,8 +99,22 @@ export const ErrorCode = z.enum([
   "INTERNAL_SERVER_ERROR",
   "INVALID_WIDGET_ID",
   "ENTRY_ID_NOT_FOUND",
+  "INVALID_OBJECT_TYPE",
+  "FEATURE_FORBIDDEN",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/** Codes meaning "this object does not exist (any more)": a delete that meets one has nothing left to do. */
+export const NOT_FOUND_CODES: readonly ErrorCode[] = ["APP_TOKEN_ID_NOT_FOUND", "EVENT_NOTIFICATION_TEMPLATE_NOT_FOUND", "ENTRY_ID_NOT_FOUND"];
+
+/** True for an error (or a code) that says the object does not exist (any more). */
+export function isNotFound(errorOrCode: unknown): boolean {
+  const code = typeof errorOrCode === "object" && errorOrCode !== null ? (errorOrCode as { code?: unknown }).code : errorOrCode;
+  return typeof code === "string" && (NOT_FOUND_CODES as readonly string[]).includes(code);
+}
+
+/** The plugin a partner needs for the event notification services (FEATURE_FORBIDDEN without it). */
+export const EVENT_NOTIFICATION_PLUGIN = "eventNotification";
 
 /** The error object the platform answers with (HTTP 200). `args` is `[]` when empty. */
 export const ApiErrorBody = z.looseObject({
