@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { HashType } from "../../sdk/contract/platform";
 import type { ConnectionArgs } from "./connectionArgs";
 import { shimFor } from "./shim";
+import { dynamicTypeToken, RESOURCE_MODULE } from "./typeToken";
 
 export interface AppTokenArgs {
   /** SHA256 (the default here; the platform's own default is SHA1), SHA1, SHA512 or MD5. Replaces on change. */
@@ -31,7 +32,8 @@ export interface AppTokenArgs {
 }
 
 export class AppToken extends pulumi.dynamic.Resource {
-  static readonly __pulumiType = "pulumi-nodejs:svc:AppToken";
+  /** The engine's type token: dynamic resources are named `pulumi-nodejs:dynamic/<module>:<type>`. */
+  static readonly __pulumiType = dynamicTypeToken("AppToken");
 
   /** The platform's id of the token (also the resource id). */
   declare readonly tokenId: pulumi.Output<string>;
@@ -84,6 +86,6 @@ export class AppToken extends pulumi.dynamic.Resource {
       createdAt: undefined,
       updatedAt: undefined,
     };
-    super(shimFor("appToken"), name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token", "connection"] }), "svc", "AppToken");
+    super(shimFor("appToken"), name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token", "connection"] }), RESOURCE_MODULE, "AppToken");
   }
 }

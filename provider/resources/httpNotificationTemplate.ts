@@ -8,6 +8,7 @@ import type { HttpMethodName, SecureHashingAlgoName } from "../../sdk/contract/p
 import type { TemplateEvent } from "../schemas/httpNotificationTemplateInputs";
 import type { ConnectionArgs } from "./connectionArgs";
 import { shimFor } from "./shim";
+import { dynamicTypeToken, RESOURCE_MODULE } from "./typeToken";
 
 export interface HttpNotificationTemplateArgs {
   /** The system template to clone, by id; or use systemTemplateName or event (exactly one of the three). */
@@ -38,7 +39,8 @@ export interface HttpNotificationTemplateArgs {
 }
 
 export class HttpNotificationTemplate extends pulumi.dynamic.Resource {
-  static readonly __pulumiType = "pulumi-nodejs:svc:HttpNotificationTemplate";
+  /** The engine's type token: dynamic resources are named `pulumi-nodejs:dynamic/<module>:<type>`. */
+  static readonly __pulumiType = dynamicTypeToken("HttpNotificationTemplate");
 
   declare readonly templateId: pulumi.Output<string>;
   declare readonly partnerId: pulumi.Output<number>;
@@ -105,7 +107,7 @@ export class HttpNotificationTemplate extends pulumi.dynamic.Resource {
       name,
       props,
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["signSecret", "connection"] }),
-      "svc",
+      RESOURCE_MODULE,
       "HttpNotificationTemplate",
     );
   }
