@@ -89,6 +89,16 @@ export class ApiCall {
   }
 
   /**
+   * The spec requires a nested object to name its type (`appToken[objectType]=SvcAppToken`): absent is a missing
+   * parameter, another type INVALID_OBJECT_TYPE.
+   */
+  requireObjectType(name: string, className: string): void {
+    const given = this.object(name)?.objectType;
+    if (given === undefined || given === null || given === "") throw missingParameter(`${name}:objectType`);
+    if (given !== className) throw new ApiError("INVALID_OBJECT_TYPE", `Invalid object type "${String(given)}"`, { TYPE: String(given) });
+  }
+
+  /**
    * Parses a nested object (`name[field]`) with a contract schema. Returns the parsed fields and the names of
    * the fields sent as null (`field__null`). Validation failures become platform errors naming the field.
    */

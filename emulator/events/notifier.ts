@@ -5,8 +5,9 @@
  */
 import { createHash } from "node:crypto";
 import { EVENTS, templateMatchesEvent, type EventKey } from "../../sdk/contract/events";
-import { OBJECT_TYPES, TemplateStatus, TemplateType, type Notification } from "../../sdk/contract/platform";
+import { EVENT_NOTIFICATION_PLUGIN, OBJECT_TYPES, TemplateStatus, TemplateType, type Notification } from "../../sdk/contract/platform";
 import { signatureAlgorithmOf } from "../../sdk/contract/webhooks";
+import { hasFeature } from "../platform/partnerFeatures";
 import type { Store } from "../store/store";
 import type { TemplateRecord } from "./catalog";
 import type { Deliverer } from "./deliverer";
@@ -33,6 +34,8 @@ export class EventNotifier {
 
   raise(partnerId: number, event: EventKey, object: Record<string, unknown>): RaisedEvent {
     const e = EVENTS[event];
+    // Without the event notification plugin the account's templates do not fire.
+    if (!hasFeature(this.store, partnerId, EVENT_NOTIFICATION_PLUGIN)) return { event, partnerId, deliveryIds: [], jobIds: [] };
     const templates = this.store
       .listDocs<TemplateRecord>("template", partnerId)
       .filter((t) => t.status === TemplateStatus.ACTIVE && t.type === TemplateType.HTTP && templateMatchesEvent(t, event) && t.url);

@@ -62,6 +62,7 @@ export function createAppTokenService(ctx: EmulatorContext): ServiceDefinition {
 
   function add(call: ApiCall): AppToken {
     call.admin();
+    call.requireObjectType("appToken", CLASS);
     const { fields } = call.parseObject("appToken", CLASS, AppTokenAddFields);
     const hashType = fields.hashType ?? "SHA1";
     if (fields.sessionPrivileges !== undefined) parsePrivileges(fields.sessionPrivileges);
@@ -116,6 +117,7 @@ export function createAppTokenService(ctx: EmulatorContext): ServiceDefinition {
   function update(call: ApiCall): AppToken {
     const s = call.admin();
     const token = findAppToken(ctx, s.partnerId, call.str("id"));
+    call.requireObjectType("appToken", CLASS);
     const sent = Object.keys(call.object("appToken") ?? {}).map((k) => k.replace(/__null$/, ""));
     for (const k of sent) if (READ_ONLY.includes(k)) throw notUpdatable(`${CLASS}::${k}`);
     const { fields, nulls } = call.parseObject("appToken", CLASS, AppTokenUpdateFields);

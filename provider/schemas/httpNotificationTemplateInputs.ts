@@ -1,8 +1,7 @@
 /** The inputs of an HttpNotificationTemplate, as check validates them. */
 import { z } from "zod";
 import { EVENT_KEYS, EVENTS, type EventKey } from "../../sdk/contract/events";
-import { HttpMethod, SecureHashingAlgo } from "../../sdk/contract/platform";
-import { isAllowedWebhookUrl, WEBHOOK_URL_EXPECTATION } from "../../sdk/contract/webhooks";
+import { HttpMethod, SecureHashingAlgo, WebhookUrl as ContractWebhookUrl } from "../../sdk/contract/platform";
 import { ConnectionInput } from "./connection";
 
 /** Friendly event names (the contract's catalog), matched against the system templates' eventType and eventObjectType. */
@@ -10,7 +9,7 @@ export const TEMPLATE_EVENTS = EVENTS;
 export type TemplateEvent = EventKey;
 
 /** https only, except loopback addresses (for local testing against the emulator): the contract's rule. */
-export const WebhookUrl = z.url().refine(isAllowedWebhookUrl, { message: `expected ${WEBHOOK_URL_EXPECTATION}` });
+export const WebhookUrl = ContractWebhookUrl;
 
 const names = <T extends Record<string, unknown>>(table: T) => Object.keys(table) as [keyof T & string, ...(keyof T & string)[]];
 

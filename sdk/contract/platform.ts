@@ -8,6 +8,7 @@
  * fields the platform omits when null are optional.
  */
 import { z } from "zod";
+import { isAllowedWebhookUrl, WEBHOOK_URL_EXPECTATION } from "./webhookUrl";
 
 // ---- enums -------------------------------------------------------------------------------------
 
@@ -246,11 +247,14 @@ export const EventNotificationTemplateListResponse = z.looseObject({
 export type EventNotificationTemplateListResponse = z.infer<typeof EventNotificationTemplateListResponse>;
 
 /** Fields accepted by clone (`eventNotificationTemplate[...]`, objectType SvcHttpNotificationTemplate). */
+/** The spec's HTTPS endpoint; plain http only on loopback (see webhookUrl.ts). */
+export const WebhookUrl = z.string().refine(isAllowedWebhookUrl, { message: `expected ${WEBHOOK_URL_EXPECTATION}` });
+
 export const HttpTemplateCloneFields = z.object({
   name: z.string(),
   systemName: z.string().optional(),
   description: z.string().optional(),
-  url: z.string(),
+  url: WebhookUrl,
   method: z.coerce.number().int().optional(),
   signSecret: z.string().optional(),
   secureHashingAlgo: z.coerce.number().int().optional(),
