@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { describeIssues } from "../../sdk/contract/issues";
 import type { EmulatorContext } from "../context";
 import { HttpError } from "../errors";
 import { EVENT_KEYS, isEventKey, sampleObject } from "../events/catalog";
@@ -29,7 +30,7 @@ async function jsonBody(req: Request): Promise<unknown> {
 
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const r = schema.safeParse(value);
-  if (!r.success) throw new HttpError(400, z.prettifyError(r.error));
+  if (!r.success) throw new HttpError(400, describeIssues(r.error.issues, { input: value }));
   return r.data;
 }
 

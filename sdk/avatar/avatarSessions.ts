@@ -15,6 +15,7 @@ import {
   SuccessResponse,
   type VoiceConfig,
 } from "../contract/avatar";
+import { describeIssues } from "../contract/issues";
 import { SvcValidationError } from "../errors";
 import { registerSecret } from "../redact";
 import type { CallOptions } from "../transport";
@@ -49,10 +50,7 @@ export class AvatarSessionApi {
       ...(input?.voice ? { voiceConfig: input.voice } : {}),
       ...(input?.clientId !== undefined ? { clientId: input.clientId } : {}),
     });
-    if (!body.success) {
-      const issue = body.error.issues[0];
-      throw new SvcValidationError(`avatar create: ${issue?.path.join(".") === "visualConfig.id" ? "visualId" : issue?.path.join(".")}: ${issue?.message}`);
-    }
+    if (!body.success) throw new SvcValidationError(`avatar create: ${describeIssues(body.error.issues, { max: 1 }).replace(/^visualConfig\.id/, "visualId")}`);
     const ks = await ksOf(input.ks, this.client.ks, "avatar create");
     const created = await avatarRequest(
       this.client.transport,
@@ -74,7 +72,7 @@ export class AvatarSessionApi {
 
   async sayText(session: AvatarSessionHandle, input: SayTextRequest, options?: CallOptions): Promise<SayResponse> {
     const body = SayTextRequest.safeParse(input);
-    if (!body.success) throw new SvcValidationError(`avatar say-text: ${body.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    if (!body.success) throw new SvcValidationError(`avatar say-text: ${describeIssues(body.error.issues, { input })}`);
     return this.onSession("say-text", session, body.data, false, SayResponse, options);
   }
 

@@ -14,6 +14,7 @@ import {
   type AvatarVideo,
   type ConfigurationCheck,
 } from "../contract/avatar";
+import { describeIssues } from "../contract/issues";
 import { SvcValidationError } from "../errors";
 import type { CallOptions } from "../transport";
 import { ksOf, resolveClient, type AvatarClientOptions, type KsSource, type ResolvedClient } from "./options";
@@ -76,7 +77,7 @@ export class AvatarVideoApi {
 
   private async listCall(op: string, path: string, input: ListInput) {
     const pager = ListRequest.safeParse({ pageSize: input.pageSize, pageIndex: input.pageIndex });
-    if (!pager.success) throw new SvcValidationError(`${op}: ${pager.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    if (!pager.success) throw new SvcValidationError(`${op}: ${describeIssues(pager.error.issues)}`);
     const ks = await ksOf(input.ks, this.client.ks, op);
     return { op, url: this.client.baseUrl + path, authorization: `Bearer ${ks}`, json: pager.data, idempotent: true };
   }

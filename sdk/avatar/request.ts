@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import { AvatarErrorBody } from "../contract/avatar";
+import { describeIssues } from "../contract/issues";
 import { SvcResponseError } from "../errors";
 import type { CallOptions, Transport } from "../transport";
 import { avatarErrorFromStatus } from "./errors";
@@ -49,7 +50,7 @@ export async function avatarRequest<T extends z.ZodType>(transport: Transport, c
   }
   const parsed = call.schema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`).join("; ");
+    const issues = describeIssues(parsed.error.issues, { input: json });
     throw new SvcResponseError(`avatar ${call.op}: unexpected response (${issues})`, { ...init, status: response.status, service: "avatar", action: call.op });
   }
   return parsed.data;
