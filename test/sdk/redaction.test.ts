@@ -5,7 +5,8 @@
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { redact, SvcClient, type SvcClientOptions, type TransportEvent } from "../../sdk";
+import { SvcClient, type SvcClientOptions, type TransportEvent } from "../../sdk";
+import { redact } from "../../sdk/redact";
 import { apiError, harness, KS } from "./helpers";
 
 let emu: RunningEmulator;
