@@ -89,7 +89,7 @@ export class Deliverer {
 
   private async attempt(id: number): Promise<void> {
     const row = this.store.getDelivery(id);
-    if (!row || row.state !== "pending" || this.closed) return;
+    if (row?.state !== "pending" || this.closed) return;
     const started = this.now();
     let status: number | undefined;
     let error: string | undefined;
