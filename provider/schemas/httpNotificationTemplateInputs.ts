@@ -37,7 +37,10 @@ export const HttpNotificationTemplateInputs = {
 } satisfies Record<string, z.ZodType>;
 
 const all = z.object(HttpNotificationTemplateInputs);
+/** The checked inputs (defaults filled in): what create and update receive. */
 export type HttpNotificationTemplateInputs = z.output<typeof all>;
+/** What a program may pass (before defaults): the resource's Args are derived from it. */
+export type HttpNotificationTemplateProgramInputs = z.input<typeof all>;
 
 /** Fields updated in place (update, updateStatus); the template source replaces. */
 export const TEMPLATE_IN_PLACE = ["name", "systemName", "description", "url", "method", "signSecret", "secureHashingAlgo", "active"] as const;
