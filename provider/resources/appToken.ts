@@ -9,7 +9,7 @@ import type { AppTokenProgramInputs } from "../schemas/appTokenInputs";
 import type { ConnectionArgs } from "./connectionArgs";
 import type { PulumiInputs } from "./inputs";
 import { shimFor } from "./shim";
-import { dynamicTypeToken, RESOURCE_MODULE } from "./typeToken";
+import { dynamicTypeToken, isResourceOfType, RESOURCE_MODULE } from "./typeToken";
 
 /**
  * The inputs of an AppToken: derived from the schema check validates (provider/schemas/appTokenInputs.ts), where
@@ -50,7 +50,7 @@ export class AppToken extends pulumi.dynamic.Resource {
   }
 
   static override isInstance(obj: unknown): obj is AppToken {
-    return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === AppToken.__pulumiType;
+    return isResourceOfType(obj, AppToken.__pulumiType);
   }
 
   constructor(name: string, args: AppTokenArgs = {}, opts: pulumi.CustomResourceOptions = {}) {

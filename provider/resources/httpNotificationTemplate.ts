@@ -9,7 +9,7 @@ import type { HttpNotificationTemplateProgramInputs } from "../schemas/httpNotif
 import type { ConnectionArgs } from "./connectionArgs";
 import type { PulumiInputs } from "./inputs";
 import { shimFor } from "./shim";
-import { dynamicTypeToken, RESOURCE_MODULE } from "./typeToken";
+import { dynamicTypeToken, isResourceOfType, RESOURCE_MODULE } from "./typeToken";
 
 /**
  * The inputs of an HttpNotificationTemplate: derived from the schema check validates
@@ -51,7 +51,7 @@ export class HttpNotificationTemplate extends pulumi.dynamic.Resource {
   }
 
   static override isInstance(obj: unknown): obj is HttpNotificationTemplate {
-    return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === HttpNotificationTemplate.__pulumiType;
+    return isResourceOfType(obj, HttpNotificationTemplate.__pulumiType);
   }
 
   constructor(name: string, args: HttpNotificationTemplateArgs, opts: pulumi.CustomResourceOptions = {}) {

@@ -18,6 +18,8 @@ export const SessionTypeValue = z.union([z.literal(0), z.literal(2)]);
 
 export const HashType = z.enum(["SHA1", "SHA256", "SHA512", "MD5"]);
 export type HashType = z.infer<typeof HashType>;
+/** The node:crypto algorithm of each hash type (an app token's tokenHash is computed with it). */
+export const HASH_TYPE_ALGORITHM: Record<HashType, string> = { MD5: "md5", SHA1: "sha1", SHA256: "sha256", SHA512: "sha512" };
 /** Hex length of a token of each hash type (the spec: 64 for SHA256). */
 export const TOKEN_HEX_LENGTH: Record<HashType, number> = { MD5: 32, SHA1: 40, SHA256: 64, SHA512: 128 };
 
@@ -126,6 +128,10 @@ export const ApiErrorBody = z.looseObject({
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
 
+/** A list response: `{objects, totalCount, objectType}`. */
+const listResponse = <T extends z.ZodType, O extends string>(item: T, objectType: O) =>
+  z.looseObject({ objects: z.array(item), totalCount: z.number().int(), objectType: z.literal(objectType) });
+
 // ---- app tokens --------------------------------------------------------------------------------
 
 export const AppToken = z.looseObject({
@@ -147,11 +153,7 @@ export const AppToken = z.looseObject({
 });
 export type AppToken = z.infer<typeof AppToken>;
 
-export const AppTokenListResponse = z.looseObject({
-  objects: z.array(AppToken),
-  totalCount: z.number().int(),
-  objectType: z.literal(OBJECT_TYPES.appTokenList),
-});
+export const AppTokenListResponse = listResponse(AppToken, OBJECT_TYPES.appTokenList);
 export type AppTokenListResponse = z.infer<typeof AppTokenListResponse>;
 
 /** Fields accepted by appToken.add (`appToken[...]`). */
@@ -239,11 +241,7 @@ export const EventNotificationTemplate = z.looseObject({
 });
 export type EventNotificationTemplate = z.infer<typeof EventNotificationTemplate>;
 
-export const EventNotificationTemplateListResponse = z.looseObject({
-  objects: z.array(EventNotificationTemplate),
-  totalCount: z.number().int(),
-  objectType: z.literal(OBJECT_TYPES.templateList),
-});
+export const EventNotificationTemplateListResponse = listResponse(EventNotificationTemplate, OBJECT_TYPES.templateList);
 export type EventNotificationTemplateListResponse = z.infer<typeof EventNotificationTemplateListResponse>;
 
 /** Fields accepted by clone (`eventNotificationTemplate[...]`, objectType SvcHttpNotificationTemplate). */
