@@ -53,7 +53,7 @@ export function createSessionService(ctx: EmulatorContext): ServiceDefinition {
     const expiry = call.optInt("expiry");
     const ks = ctx.sessions.issue({
       partnerId: partner.id,
-      type: 0,
+      type: SessionType.USER,
       userId: "",
       expiry: nowSec() + (expiry && expiry > 0 ? expiry : DEFAULT_SESSION_SECONDS),
       privileges: { widget: "1", view: "*" },

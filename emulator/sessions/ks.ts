@@ -9,7 +9,7 @@ import { SessionType } from "../../sdk/contract/platform";
 
 export interface KsFields {
   partnerId: number;
-  type: 0 | 2;
+  type: SessionType;
   userId: string;
   /** Unix seconds. */
   expiry: number;
