@@ -4,47 +4,42 @@
  * event notification plugin (FEATURE_FORBIDDEN without it, as the real service answers). Each test fails if the
  * looser behaviour comes back.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SvcClient, SvcValidationError } from "../../sdk";
-import { form, inProcess, PARTNER_ID, type InProcess } from "./helpers";
+import { form, freshEmulator, PARTNER_ID, type InProcess } from "./helpers";
 
 const SVC = "eventnotification_eventnotificationtemplate";
 
 describe("spec conformance of the emulator", () => {
-  let emu: InProcess;
-  let ks: string;
-  beforeEach(async () => {
-    emu = inProcess();
-    ks = await emu.adminKs();
-  });
-  afterEach(() => emu.close());
+  const fresh = freshEmulator();
+  const call: InProcess["call"] = (...args) => fresh.emu.call(...args);
 
   it("api_v3 answers only POST: any other method is 405 with Allow: POST, and nothing runs", async () => {
     for (const method of ["GET", "PUT", "DELETE", "PATCH"]) {
-      const res = await emu.app.request(`/api_v3/service/appToken/action/list?format=1&ks=${encodeURIComponent(ks)}`, { method });
+      const res = await fresh.emu.app.request(`/api_v3/service/appToken/action/list?format=1&ks=${encodeURIComponent(fresh.ks)}`, { method });
       expect(res.status, method).toBe(405);
       expect(res.headers.get("allow")).toBe("POST");
       expect(await res.json()).toEqual({ error: `api_v3 takes POST, not ${method}` });
     }
-    expect((await emu.app.request(`/api_v3/?service=session&action=start&format=1`, { method: "GET" })).status).toBe(405);
-    expect(emu.ctx.stats.snapshot()["appToken.list"]).toBeUndefined();
-    const ok = await emu.app.request("/api_v3/service/appToken/action/list", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form({ format: 1, ks }) });
+    expect((await fresh.emu.app.request(`/api_v3/?service=session&action=start&format=1`, { method: "GET" })).status).toBe(405);
+    expect(fresh.emu.ctx.stats.snapshot()["appToken.list"]).toBeUndefined();
+    const ok = await fresh.emu.app.request("/api_v3/service/appToken/action/list", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form({ format: 1, ks: fresh.ks }) });
     expect((await ok.json()).objectType).toBe("SvcAppTokenListResponse");
   });
 
   it("appToken add and update require appToken[objectType] = SvcAppToken", async () => {
-    const missing = await emu.call("appToken", "add", { ks, "appToken[description]": "x" });
+    const missing = await call("appToken", "add", { ks: fresh.ks, "appToken[description]": "x" });
     expect(missing).toMatchObject({ code: "MISSING_MANDATORY_PARAMETER", args: { PARAM_NAME: "appToken:objectType" } });
-    const wrong = await emu.call("appToken", "add", { ks, "appToken[objectType]": "SvcMediaEntry" });
+    const wrong = await call("appToken", "add", { ks: fresh.ks, "appToken[objectType]": "SvcMediaEntry" });
     expect(wrong).toMatchObject({ code: "INVALID_OBJECT_TYPE", args: { TYPE: "SvcMediaEntry" } });
-    const t = await emu.call("appToken", "add", { ks, "appToken[objectType]": "SvcAppToken" });
+    const t = await call("appToken", "add", { ks: fresh.ks, "appToken[objectType]": "SvcAppToken" });
     expect(t.objectType).toBe("SvcAppToken");
-    expect((await emu.call("appToken", "update", { ks, id: t.id, "appToken[description]": "y" })).code).toBe("MISSING_MANDATORY_PARAMETER");
-    expect((await emu.call("appToken", "update", { ks, id: t.id, "appToken[objectType]": "SvcAppToken", "appToken[description]": "y" })).description).toBe("y");
+    expect((await call("appToken", "update", { ks: fresh.ks, id: t.id, "appToken[description]": "y" })).code).toBe("MISSING_MANDATORY_PARAMETER");
+    expect((await call("appToken", "update", { ks: fresh.ks, id: t.id, "appToken[objectType]": "SvcAppToken", "appToken[description]": "y" })).description).toBe("y");
   });
 
   it("webhook URLs: https, or http on a loopback address only (clone and update)", async () => {
-    const clone = (url: string) => emu.call(SVC, "clone", { ks, id: "101", "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate", "eventNotificationTemplate[name]": "hook", "eventNotificationTemplate[url]": url });
+    const clone = (url: string) => call(SVC, "clone", { ks: fresh.ks, id: "101", "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate", "eventNotificationTemplate[name]": "hook", "eventNotificationTemplate[url]": url });
     for (const url of ["http://example.test/hook", "http://10.0.0.5/hook", "ftp://example.test/hook", "not a url"]) {
       expect(await clone(url), url).toMatchObject({ code: "INVALID_FIELD_VALUE", args: { FIELD_NAME: "SvcHttpNotificationTemplate::url" } });
     }
@@ -52,7 +47,7 @@ describe("spec conformance of the emulator", () => {
       expect((await clone(url)).url, url).toBe(url);
     }
     const t = await clone("https://example.test/hook");
-    const update = await emu.call(SVC, "update", { ks, id: t.id, "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate", "eventNotificationTemplate[url]": "http://example.test/v2" });
+    const update = await call(SVC, "update", { ks: fresh.ks, id: t.id, "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate", "eventNotificationTemplate[url]": "http://example.test/v2" });
     expect(update.code).toBe("INVALID_FIELD_VALUE");
   });
 
@@ -69,22 +64,22 @@ describe("spec conformance of the emulator", () => {
 
   it("template calls need the event notification plugin: FEATURE_FORBIDDEN without it, and no deliveries", async () => {
     const control = (path: string, body?: unknown) =>
-      emu.app.request(`/_emulator${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      fresh.emu.app.request(`/_emulator${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     expect(await (await control(`/partners/${PARTNER_ID}/features`)).json()).toEqual({ eventNotification: true });
-    const t = await emu.call(SVC, "clone", { ks, id: "101", "eventNotificationTemplate[name]": "hook", "eventNotificationTemplate[url]": "http://127.0.0.1:9/hook" });
-    await emu.call(SVC, "updateStatus", { ks, id: t.id, status: 2 });
+    const t = await call(SVC, "clone", { ks: fresh.ks, id: "101", "eventNotificationTemplate[name]": "hook", "eventNotificationTemplate[url]": "http://127.0.0.1:9/hook" });
+    await call(SVC, "updateStatus", { ks: fresh.ks, id: t.id, status: 2 });
 
     expect(await (await control(`/partners/${PARTNER_ID}/features`, { eventNotification: false })).json()).toEqual({ eventNotification: false });
     for (const [action, params] of [["listTemplates", {}], ["get", { id: t.id }], ["list", {}], ["clone", { id: "101" }]] as const) {
-      expect(await emu.call(SVC, action, { ks, ...params }), action).toMatchObject({ code: "FEATURE_FORBIDDEN", args: { FEATURE: "eventNotification" } });
+      expect(await call(SVC, action, { ks: fresh.ks, ...params }), action).toMatchObject({ code: "FEATURE_FORBIDDEN", args: { FEATURE: "eventNotification" } });
     }
     const raised = await (await control("/trigger", { event: "entry.added" })).json();
     expect(raised.deliveryIds).toEqual([]);
     // Still a session error first: the plugin is checked once the caller is known.
-    expect((await emu.call(SVC, "list", {})).code).toBe("MISSING_KS");
+    expect((await call(SVC, "list", {})).code).toBe("MISSING_KS");
 
     await control(`/partners/${PARTNER_ID}/features`, { eventNotification: true });
-    expect((await emu.call(SVC, "get", { ks, id: t.id })).id).toBe(t.id);
+    expect((await call(SVC, "get", { ks: fresh.ks, id: t.id })).id).toBe(t.id);
     expect((await (await control(`/partners/999/features`)).json()).error).toBe("no account 999");
   });
 });
