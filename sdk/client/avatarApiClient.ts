@@ -21,6 +21,7 @@ import {
   type CreateSessionRequest,
   type SayTextRequest,
 } from "../contract/avatar";
+import { describeIssues } from "../contract/issues";
 import type { Clock } from "./clock";
 import { AvatarError, errorFromStatus } from "./errors";
 import type { Logger } from "./logger";
@@ -162,7 +163,7 @@ export class AvatarApiClient {
       throw new AvatarError(AvatarErrorCode.API_REQUEST_FAILED, `${spec.op}: unexpected response from the avatar API`, {
         op: spec.op,
         status: response.status,
-        issues: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
+        issues: parsed.error.issues.map((issue) => describeIssues([issue], { input: json })),
       });
     }
     return parsed.data;
