@@ -83,3 +83,13 @@ describe("avatar endpoints", () => {
     expect(avatarStatusMeaning(503)).toBe("server-error");
   });
 });
+
+describe("resource type tokens", () => {
+  it("isInstance compares with the token the engine registers (pulumi-nodejs:dynamic/svc:...), and refuses look-alikes", async () => {
+    const { AppToken, HttpNotificationTemplate } = await import("../../provider");
+    expect(AppToken.__pulumiType).toBe("pulumi-nodejs:dynamic/svc:AppToken");
+    expect(HttpNotificationTemplate.__pulumiType).toBe("pulumi-nodejs:dynamic/svc:HttpNotificationTemplate");
+    expect(AppToken.isInstance({ __pulumiType: AppToken.__pulumiType })).toBe(false); // not a Pulumi resource
+    expect(HttpNotificationTemplate.isInstance(undefined)).toBe(false);
+  });
+});
