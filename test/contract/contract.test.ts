@@ -20,6 +20,7 @@ import { errorFromStatus } from "../../sdk/client/errors";
 import { TRANSPORT_DEFAULTS } from "../../sdk/transport";
 import { isNotFoundAfterRetriedDelete } from "../../sdk/platform/actionSafety";
 import { isGone } from "../../provider/runtime/errors";
+import { AppToken, HttpNotificationTemplate } from "../../provider";
 
 describe("events", () => {
   it("the provider's events are the contract's, and every event has an HTTP system template in the emulator", () => {
@@ -85,8 +86,7 @@ describe("avatar endpoints", () => {
 });
 
 describe("resource type tokens", () => {
-  it("isInstance compares with the token the engine registers (pulumi-nodejs:dynamic/svc:...), and refuses look-alikes", async () => {
-    const { AppToken, HttpNotificationTemplate } = await import("../../provider");
+  it("isInstance compares with the token the engine registers (pulumi-nodejs:dynamic/svc:...), and refuses look-alikes", () => {
     expect(AppToken.__pulumiType).toBe("pulumi-nodejs:dynamic/svc:AppToken");
     expect(HttpNotificationTemplate.__pulumiType).toBe("pulumi-nodejs:dynamic/svc:HttpNotificationTemplate");
     expect(AppToken.isInstance({ __pulumiType: AppToken.__pulumiType })).toBe(false); // not a Pulumi resource
