@@ -37,6 +37,8 @@ export interface AvatarApiClientDeps {
   logger: Logger;
   retry: RetryConfig;
   timeoutMs: number;
+  /** Source of the retry jitter (default Math.random). */
+  random?: () => number;
 }
 
 interface CallSpec<T extends z.ZodType> {
@@ -88,14 +90,13 @@ export class AvatarApiClient {
     return this.onSession("interrupt", sessionId, token, {}, SuccessResponse);
   }
 
-  /** 200 ends it; 410 and 404 mean it had already ended (the real service may answer either). */
+  /** 200 ends it; 410 means it had already ended (spec). A 404 (no such session) is an error, thrown. */
   async end(sessionId: string, token: string): Promise<{ alreadyEnded: boolean; reason?: EndReason }> {
     try {
       await this.onSession("end", sessionId, token, {}, SuccessResponse);
       return { alreadyEnded: false };
     } catch (error) {
-      const status = statusOf(error);
-      if (status !== 410 && status !== 404) throw error;
+      if (statusOf(error) !== 410) throw error;
       const reason = EndReason.safeParse((error as AvatarError).details?.reason);
       return { alreadyEnded: true, ...(reason.success ? { reason: reason.data } : {}) };
     }
@@ -123,8 +124,13 @@ export class AvatarApiClient {
       const status = statusOf(error);
       return status === undefined ? isTransportFailure(error) : isAvatarRetryStatus(spec.op, status);
     };
-    return withRetry(this.deps.retry, this.deps.clock, () => this.once(spec), retryable, (error, retry, delayMs) =>
-      this.deps.logger.debug(`${spec.op}: retry ${retry} in ${delayMs} ms`, { error: (error as Error).message }),
+    return withRetry(
+      this.deps.retry,
+      this.deps.clock,
+      () => this.once(spec),
+      retryable,
+      (error, retry, delayMs) => this.deps.logger.debug(`${spec.op}: retry ${retry} in ${delayMs} ms`, { error: (error as Error).message }),
+      this.deps.random,
     );
   }
 
