@@ -11,6 +11,7 @@
  * into the program to produce it. See docs/bench.md.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { dynamicTypeToken } from "./typeToken";
 
 export type ShimKind = "appToken" | "httpNotificationTemplate";
 
@@ -36,7 +37,7 @@ export function shimText(kind: ShimKind): string {
 }
 
 /**
- * A dynamic resource (type `pulumi-nodejs:dynamic/svc:<type>`, the token `pulumi.dynamic.Resource` gives) whose
+ * A dynamic resource (type `pulumi-nodejs:dynamic/svc:<type>`, the token `pulumi.dynamic.Resource` gives: dynamicTypeToken) whose
  * provider is the shim of its kind. Properties whose value is undefined and that are not outputs of the resource
  * should be left out of `props` by the caller: each property costs the SDK four promises with a stack trace.
  */
@@ -51,7 +52,7 @@ export abstract class ShimResource extends pulumi.CustomResource {
     const limit = Error.stackTraceLimit;
     if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) Error.stackTraceLimit = 0;
     try {
-      super(`pulumi-nodejs:dynamic/svc:${type}`, name, { ...props, __provider: shimText(kind) }, opts);
+      super(dynamicTypeToken(type), name, { ...props, __provider: shimText(kind) }, opts);
     } catch (error) {
       Error.stackTraceLimit = limit;
       if (error instanceof Error) Error.captureStackTrace(error, new.target);

@@ -71,6 +71,7 @@ describe("registering an AppToken", () => {
     expect(args.type).toBe("pulumi-nodejs:dynamic/svc:AppToken");
     expect(args.inputs.__provider).toBe(shimText("appToken"));
     expect(args.inputs).not.toHaveProperty("connection");
+    expect(AppToken.isInstance(token)).toBe(true);
   });
 
   it("leaves Error.stackTraceLimit as it found it, also when registration throws", () => {
