@@ -7,7 +7,7 @@
  * managed by the stack are never candidates.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { mayHaveActed } from "../../sdk";
+import { mayHaveActed } from "../../sdk/transport";
 import { ProviderError } from "./errors";
 import { recordEvent } from "./telemetry";
 

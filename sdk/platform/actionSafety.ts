@@ -3,6 +3,8 @@
  * transport retries by what the action does; what each class retries on is RETRY_RULES
  * (sdk/transport/retryPolicy.ts). docs/sdk.md "Retry rules" shows both as one table.
  */
+import { isNotFound } from "../contract/platform";
+
 export type ActionClass = "idempotent" | "create";
 
 export const ACTION_CLASSES: Readonly<Record<string, { class: ActionClass; reason: string }>> = {
@@ -27,5 +29,5 @@ export function isIdempotentAction(action: string): boolean {
 
 /** Deletes repeated after a lost answer find the object gone: that is success, not an error. */
 export function isNotFoundAfterRetriedDelete(action: string, attempts: number, code: string): boolean {
-  return action === "delete" && attempts > 1 && code.endsWith("_NOT_FOUND");
+  return action === "delete" && attempts > 1 && isNotFound(code);
 }

@@ -6,7 +6,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTransport, mayHaveActed, RETRY_RULES, SvcClient, SvcHttpError, SvcNetworkError, SvcTimeoutError } from "../../sdk";
+import { SvcClient, SvcHttpError, SvcNetworkError, SvcTimeoutError } from "../../sdk";
+import { createTransport, mayHaveActed, RETRY_RULES } from "../../sdk/transport";
 import { ACTION_CLASSES, isIdempotentAction } from "../../sdk/platform/actionSafety";
 import { createRequestGate } from "../../sdk/transport/requestGate";
 import { ADMIN_SECRET, appTokenJson, harness, PARTNER_ID } from "./helpers";
