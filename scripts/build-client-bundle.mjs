@@ -4,7 +4,7 @@
  * `node scripts/build-client-bundle.mjs [--outfile path]`. Called from `npm run build`.
  */
 import { build } from "esbuild";
-import { mkdir, stat } from "node:fs/promises";
+import { mkdir, stat, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -27,6 +27,8 @@ export async function buildClientBundle(target = outfile) {
     legalComments: "inline",
     logLevel: "warning",
   });
+  // The bundle is an ES module in a CommonJS package: this marker makes Node and bundlers read it as one.
+  await writeFile(resolve(dirname(target), "package.json"), '{ "type": "module" }\n');
   return target;
 }
 
