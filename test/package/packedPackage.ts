@@ -23,10 +23,14 @@ export interface Packed {
   prepackOutput: string;
 }
 
-/** `npm pack` into `destination`: the real thing, prepack and all. */
-export async function packRepo(destination: string): Promise<Packed> {
+/**
+ * `npm pack` into `destination`: the real thing, prepack and all. `ignoreScripts` packs the build as it is (for a
+ * second test file in the same run: npm test has just built it, and one prepack at a time is enough).
+ */
+export async function packRepo(destination: string, options: { ignoreScripts?: boolean } = {}): Promise<Packed> {
   mkdirSync(destination, { recursive: true });
-  const result = await runOk("npm", ["pack", "--json", "--pack-destination", destination], { cwd: repoRoot, env: cleanEnv(), timeoutMs: 300_000 });
+  const flags = options.ignoreScripts ? ["--ignore-scripts"] : [];
+  const result = await runOk("npm", ["pack", "--json", ...flags, "--pack-destination", destination], { cwd: repoRoot, env: cleanEnv(), timeoutMs: 300_000 });
   // npm prints the prepack script's output before the JSON; the JSON is the last top-level array.
   const json = result.stdout.slice(result.stdout.lastIndexOf("\n[") + 1);
   const [info] = JSON.parse(json.startsWith("[") ? json : result.stdout) as { filename: string; size: number; unpackedSize: number; files: PackedFile[] }[];
