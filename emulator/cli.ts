@@ -53,12 +53,14 @@ program
   .addOption(new Option("--fault-seed <n>", "seed of the fault schedule").env("SVC_EMULATOR_FAULT_SEED").argParser(num("--fault-seed")))
   .addOption(new Option("--delivery-attempts <n>", "webhook attempts before giving up").env("SVC_EMULATOR_DELIVERY_ATTEMPTS").argParser(num("--delivery-attempts")))
   .addOption(new Option("--delivery-delay-ms <n>", "first webhook retry delay").env("SVC_EMULATOR_DELIVERY_DELAY_MS").argParser(num("--delivery-delay-ms")))
+  .addOption(new Option("--turn-port <n>", "UDP port of the avatar TURN server (0 = any free port)").env("SVC_EMULATOR_TURN_PORT").argParser(num("--turn-port")).default(0))
   .option("--json", "print one JSON line with the URLs and credentials instead of the banner")
   .option("--quiet", "no log lines")
   .action(async (o) => {
     const emu = await startEmulator({
       port: o.port,
       host: o.host,
+      turnPort: o.turnPort,
       ...(o.state ? { stateFile: o.state } : {}),
       ...(o.partnerId !== undefined ? { partnerId: o.partnerId } : {}),
       ...(o.adminSecret ? { adminSecret: o.adminSecret } : {}),
@@ -76,7 +78,7 @@ program
       },
       quiet: Boolean(o.quiet || o.json),
     });
-    const info = { baseUrl: emu.baseUrl, partnerId: emu.partnerId, adminSecret: emu.adminSecret, controlUrl: emu.controlUrl, avatarApiUrl: emu.avatarApiUrl, avatarVideoUrl: emu.avatarVideoUrl, stateFile: o.state ?? null };
+    const info = { baseUrl: emu.baseUrl, partnerId: emu.partnerId, adminSecret: emu.adminSecret, controlUrl: emu.controlUrl, avatarApiUrl: emu.avatarApiUrl, avatarVideoUrl: emu.avatarVideoUrl, turnUrl: emu.turnUrl, stateFile: o.state ?? null };
     if (o.json) {
       console.log(JSON.stringify(info));
     } else {
@@ -90,6 +92,7 @@ program
           `  control API   ${info.controlUrl}`,
           `  avatar API    ${info.avatarApiUrl}`,
           `  avatar video  ${info.avatarVideoUrl}`,
+          `  avatar TURN   ${info.turnUrl}   (per-session credentials from init-client)`,
           `  state         ${o.state ?? "in memory (lost on exit)"}`,
           "To point Pulumi stacks and the sdk at it (the provider reads these when svc:* config is not set):",
           `  export SVC_BASE_URL=${info.baseUrl} SVC_PARTNER_ID=${info.partnerId} SVC_ADMIN_SECRET=${info.adminSecret}`,

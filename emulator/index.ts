@@ -7,6 +7,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Hono } from "hono";
 import { createEmulatorApp } from "./app";
+import { avatarStateOf } from "./avatar";
 import { createEmulatorContext, type EmulatorContext, type EmulatorOptions } from "./context";
 
 export { createEmulatorApp, platformServices } from "./app";
@@ -22,6 +23,8 @@ export interface StartEmulatorOptions extends EmulatorOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /** UDP port of the avatar TURN server; 0 (default) picks a free one. */
+  turnPort?: number;
 }
 
 export interface RunningEmulator {
@@ -29,6 +32,8 @@ export interface RunningEmulator {
   baseUrl: string;
   avatarApiUrl: string;
   avatarVideoUrl: string;
+  /** The avatar sessions' TURN server (UDP, per-session credentials from init-client): turn:HOST:PORT?transport=udp */
+  turnUrl: string;
   /** http://HOST:PORT/_emulator */
   controlUrl: string;
   port: number;
@@ -51,11 +56,16 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
   const http = server! as Server;
   http.keepAliveTimeout = 5_000;
   const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  // The avatar media plane: the TURN server starts with the emulator (its port is printed by the CLI).
+  const avatarMedia = avatarStateOf(ctx).media;
+  avatarMedia.configureTurn(host, opts.turnPort ?? 0);
+  const turn = await avatarMedia.turn();
   let closing: Promise<void> | undefined;
   return {
     baseUrl: `${origin}/api_v3`,
     avatarApiUrl: `${origin}/avatar-api`,
     avatarVideoUrl: `${origin}/avatar-video`,
+    turnUrl: turn.url,
     controlUrl: `${origin}/_emulator`,
     port,
     partnerId: ctx.partner.partnerId,
@@ -68,6 +78,7 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
           http.close(() => resolve());
           http.closeAllConnections();
         });
+        await avatarMedia.close();
         await ctx.close();
       })();
       return closing;

@@ -3,7 +3,7 @@
  * one session (init-client, keep-alive, say-text, say-audio, interrupt, end, events) and the WHEP endpoint.
  * Mounted by the emulator with app.route("/avatar-api", createAvatarApiRoutes(ctx)).
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import {
@@ -63,16 +63,9 @@ export function createAvatarApiRoutes(ctx: AvatarEmulatorContext, options: Avata
     const record = await authorize(state, c, "init-client");
     await jsonBody(c, EmptyRequest);
     const base = apiRootOf(c);
-    const nowSeconds = Math.floor(state.now() / 1000);
-    const body: InitClientResponse = {
-      whepUrl: `${base}/whep/${record.streamKey}`,
-      turn: {
-        url: options.turnUrl ?? "turn:127.0.0.1:3478?transport=udp",
-        // The usual TURN REST form: "<expiry>:<name>" with a per-session credential.
-        username: `${nowSeconds + 86_400}:${record.id}`,
-        credential: randomBytes(16).toString("base64url"),
-      },
-    };
+    // A TURN user of its own, revoked (allocations closed) when the session ends; at most a day, like the JWT.
+    const turn = await state.media.issueTurn(record, state.now() + 86_400_000);
+    const body: InitClientResponse = { whepUrl: `${base}/whep/${record.streamKey}`, turn };
     return c.json(body);
   });
 

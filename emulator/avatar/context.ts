@@ -25,6 +25,4 @@ export interface AvatarRouteOptions {
   now?: () => number;
   /** Milliseconds of speech per character of text (default 60, at least MIN_SPEECH_MS per utterance). */
   msPerChar?: number;
-  /** TURN url handed out by init-client. */
-  turnUrl?: string;
 }

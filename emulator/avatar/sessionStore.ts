@@ -37,7 +37,12 @@ export class SessionStore {
   private readonly byId = new Map<string, AvatarSessionRecord>();
   private readonly byStreamKey = new Map<string, AvatarSessionRecord>();
 
-  constructor(private readonly now: () => number, private readonly msPerChar: number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly msPerChar: number,
+    /** Told once when a session ends, for whatever reason (its media and TURN relay are released there). */
+    private readonly onEnded: (record: AvatarSessionRecord) => void = () => {},
+  ) {}
 
   create(input: { partnerId: number; userId: string; visualId: string; voice?: VoiceConfig; clientId?: string }): AvatarSessionRecord {
     const now = this.now();
@@ -91,6 +96,12 @@ export class SessionStore {
     // Streaming ends and the token is invalidated (the token check also looks at endedAt).
     record.viewer = undefined;
     record.tokenId = "";
+    this.onEnded(record);
+  }
+
+  /** Is the session speaking at this moment (the media's audio follows this). */
+  isSpeaking(record: AvatarSessionRecord): boolean {
+    return record.endedAt === undefined && record.speechUntil > this.now();
   }
 
   /** Queue an utterance; returns its duration in ms. Speech started while speaking extends the current run. */

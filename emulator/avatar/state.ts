@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { SOURCE_ONLY_CHECK, type AvatarRecord, type AvatarVideo } from "../../sdk/contract/avatar";
 import type { AvatarEmulatorContext, AvatarRouteOptions } from "./context";
+import { AvatarMediaPlane } from "./mediaPlane";
 import { SessionStore } from "./sessionStore";
 
 /** The checks checkConfiguration reports, all valid by default. */
@@ -14,6 +15,8 @@ export const CONFIGURATION_CHECKS = [SOURCE_ONLY_CHECK, "avatar-feature-enabled"
 export class AvatarEmulatorState {
   readonly jwtKey = new Uint8Array(randomBytes(32));
   readonly sessions: SessionStore;
+  /** WHEP viewers (werift peers), the TURN relay and the idle-timeout watchdog. */
+  readonly media: AvatarMediaPlane;
   /** partnerId -> check name -> valid. Missing entries are valid. */
   private readonly configuration = new Map<number, Map<string, boolean>>();
   private readonly videos: AvatarVideo[] = [];
@@ -21,7 +24,8 @@ export class AvatarEmulatorState {
   private readonly seededUsers = new Set<string>();
 
   constructor(readonly now: () => number, options: AvatarRouteOptions) {
-    this.sessions = new SessionStore(now, options.msPerChar ?? 60);
+    this.media = new AvatarMediaPlane(() => this.sessions);
+    this.sessions = new SessionStore(now, options.msPerChar ?? 60, (record) => this.media.release(record));
   }
 
   checks(partnerId: number): Array<{ name: string; valid: boolean; message?: string }> {

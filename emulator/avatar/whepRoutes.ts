@@ -1,14 +1,18 @@
 /**
  * WHEP (RFC 9725) playback endpoint of an avatar session, named by the session's unguessable stream key:
- * POST an SDP offer (Content-Type application/sdp) -> 201 with the answer and a Location to DELETE later.
- * 415 wrong content type, 404 no such (or ended) session, 409 a viewer is already attached, 400 not an offer,
- * 405 PATCH (no trickle ICE: the client sends its offer after gathering).
+ * POST an SDP offer (Content-Type application/sdp) -> a real WebRTC peer (emulator/avatar/whepPeer.ts) answers:
+ * 201 with the answer SDP (all candidates included) and a Location to DELETE at the end (closes the peer).
+ * 415 wrong content type, 404 no such (or ended) session, 409 a viewer is already attached, 400 not an offer
+ * (or one the peer cannot answer), 405 PATCH: no trickle ICE, the offer and the answer carry every candidate.
  */
 import { Hono } from "hono";
 import { avatarErrorHandler, AvatarHttpError, badRequest, notFound } from "./errors";
 import { pathnameOf } from "./http";
-import { buildSdpAnswer, isSdpOffer } from "./sdpAnswer";
 import type { AvatarEmulatorState } from "./state";
+
+export function isSdpOffer(text: string): boolean {
+  return text.startsWith("v=0") && /\r?\nm=/.test(text);
+}
 
 export function createWhepRoutes(state: AvatarEmulatorState): Hono {
   const app = new Hono();
@@ -23,22 +27,31 @@ export function createWhepRoutes(state: AvatarEmulatorState): Hono {
     const offer = await c.req.text();
     if (!isSdpOffer(offer)) throw badRequest("body must be an SDP offer");
     const resourceId = state.sessions.newResourceId();
-    record.viewer = resourceId;
-    return c.body(buildSdpAnswer(offer), 201, {
+    record.viewer = resourceId; // held while the offer is answered, so a concurrent second viewer gets 409
+    let answer: string;
+    try {
+      answer = await state.media.attachViewer(record, resourceId, offer);
+    } catch (error) {
+      if (record.viewer === resourceId) record.viewer = undefined;
+      if (record.endedAt !== undefined) throw notFound("no such avatar session stream");
+      throw badRequest(`the offer could not be answered: ${(error as Error).message}`);
+    }
+    return c.body(answer, 201, {
       "Content-Type": "application/sdp",
       Location: `${pathnameOf(c)}/${resourceId}`,
     });
   });
 
-  app.delete("/:streamKey/:resourceId", (c) => {
+  app.delete("/:streamKey/:resourceId", async (c) => {
     const record = state.sessions.getByStreamKey(c.req.param("streamKey"));
     if (!record || record.viewer !== c.req.param("resourceId")) throw notFound("no such WHEP resource");
     record.viewer = undefined;
+    await state.media.detachViewer(record.id);
     return c.body(null, 200);
   });
 
   app.patch("/:streamKey/:resourceId", () => {
-    throw new AvatarHttpError(405, "trickle ICE is not supported; send a complete offer");
+    throw new AvatarHttpError(405, "trickle ICE is not supported; the offer must carry its candidates");
   });
   return app;
 }

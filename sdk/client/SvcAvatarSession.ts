@@ -238,7 +238,7 @@ export class SvcAvatarSession {
     const fetch = this.deps.fetch;
     if (!baseUrl) throw invalidConfiguration("baseUrl is required outside a browser page (AvatarConfig.baseUrl)");
     if (!fetch) throw invalidConfiguration("no fetch in this environment; inject one");
-    this.api = new AvatarApiClient({ baseUrl, fetch, clock: this.deps.clock, logger: this.log, retry: this.config.retry, timeoutMs: this.deps.requestTimeoutMs });
+    this.api = new AvatarApiClient({ baseUrl, fetch, clock: this.deps.clock, logger: this.log, retry: this.config.retry, timeoutMs: this.deps.requestTimeoutMs, random: this.deps.random });
     return this.api;
   }
 
@@ -318,7 +318,14 @@ export class SvcAvatarSession {
       this.video = undefined;
     } catch (error) {
       const failure = toAvatarError(error, AvatarErrorCode.API_REQUEST_FAILED, "endSession");
-      this.dispatch({ type: "end.failed", error: failure });
+      // 404: the server has no such session, so there is nothing left to end; it is reported, not taken for
+      // "already ended" (that is 410). The session is over locally (ENDED, reason "error").
+      this.dispatch({ type: "end.failed", error: failure, final: statusOf(failure) === 404 });
+      if (statusOf(failure) === 404) {
+        this.token = null;
+        this.video?.remove();
+        this.video = undefined;
+      }
       throw failure;
     }
   }

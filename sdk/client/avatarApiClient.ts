@@ -32,6 +32,8 @@ export interface AvatarApiClientDeps {
   logger: Logger;
   retry: RetryConfig;
   timeoutMs: number;
+  /** Source of the retry jitter (default Math.random). */
+  random?: () => number;
 }
 
 const IDEMPOTENT_RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
@@ -86,14 +88,13 @@ export class AvatarApiClient {
     return this.onSession("interrupt", sessionId, token, {}, true, SuccessResponse);
   }
 
-  /** 200 ends it; 410 and 404 mean it had already ended (the real service may answer either). */
+  /** 200 ends it; 410 means it had already ended (spec). A 404 (no such session) is an error, thrown. */
   async end(sessionId: string, token: string): Promise<{ alreadyEnded: boolean; reason?: EndReason }> {
     try {
       await this.onSession("end", sessionId, token, {}, true, SuccessResponse);
       return { alreadyEnded: false };
     } catch (error) {
-      const status = statusOf(error);
-      if (status !== 410 && status !== 404) throw error;
+      if (statusOf(error) !== 410) throw error;
       const reason = EndReason.safeParse((error as AvatarError).details?.reason);
       return { alreadyEnded: true, ...(reason.success ? { reason: reason.data } : {}) };
     }
@@ -121,8 +122,13 @@ export class AvatarApiClient {
       if (spec.idempotent) return status === undefined ? isTransportFailure(error) : IDEMPOTENT_RETRY_STATUSES.has(status);
       return status !== undefined && NOT_PROCESSED_STATUSES.has(status);
     };
-    return withRetry(this.deps.retry, this.deps.clock, () => this.once(spec), retryable, (error, retry, delayMs) =>
-      this.deps.logger.debug(`${spec.op}: retry ${retry} in ${delayMs} ms`, { error: (error as Error).message }),
+    return withRetry(
+      this.deps.retry,
+      this.deps.clock,
+      () => this.once(spec),
+      retryable,
+      (error, retry, delayMs) => this.deps.logger.debug(`${spec.op}: retry ${retry} in ${delayMs} ms`, { error: (error as Error).message }),
+      this.deps.random,
     );
   }
 

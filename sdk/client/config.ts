@@ -24,6 +24,8 @@ export interface AvatarSessionDeps {
   eventsPollIntervalMs?: number;
   /** Longest wait for ICE gathering before the offer is sent anyway (default 1 s). */
   iceGatheringTimeoutMs?: number;
+  /** Source of the retry jitter, a number in [0, 1) (default Math.random). */
+  random?: () => number;
 }
 
 export interface ElementLike {
@@ -62,6 +64,7 @@ export interface ResolvedDeps {
   requestTimeoutMs: number;
   eventsPollIntervalMs: number;
   iceGatheringTimeoutMs: number;
+  random: () => number;
 }
 
 export function resolveConfig(config: AvatarConfig): ResolvedConfig {
@@ -91,6 +94,7 @@ export function resolveDeps(deps: AvatarSessionDeps = {}): ResolvedDeps {
     requestTimeoutMs: deps.requestTimeoutMs ?? 15_000,
     eventsPollIntervalMs: deps.eventsPollIntervalMs ?? 500,
     iceGatheringTimeoutMs: deps.iceGatheringTimeoutMs ?? 1_000,
+    random: deps.random ?? Math.random,
   };
 }
 

@@ -28,22 +28,27 @@ export class Logger {
     this.write("error", message, details);
   }
 
-  private write(level: LogLevel, message: string, details: unknown): void {
-    if (RANK[level] < RANK[this.level]) return;
+  /** A warning that logLevel does not silence (deprecations: the spec says they are logged). */
+  warnAlways(message: string): void {
+    this.write("warn", message, undefined, true);
+  }
+
+  private write(level: LogLevel, message: string, details: unknown, always = false): void {
+    if (!always && RANK[level] < RANK[this.level]) return;
     const line = `${PREFIX} ${redact(message)}`;
     if (details === undefined) this.sink[level](line);
     else this.sink[level](line, redactValue(details));
   }
 }
 
-/** Which deprecation warnings were already given. Process-wide by default; tests pass their own. */
+/** Which deprecation warnings were already given, by kind of use (positional apiKey, avatarId). Process-wide by default; tests pass their own. */
 export type DeprecationRegistry = Set<string>;
 export const processDeprecations: DeprecationRegistry = new Set();
 
 export function warnDeprecatedOnce(registry: DeprecationRegistry, logger: Logger, key: string, message: string): void {
   if (registry.has(key)) return;
   registry.add(key);
-  logger.warn(`Deprecated: ${message}`);
+  logger.warnAlways(`Deprecated: ${message}`);
 }
 
 export const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];

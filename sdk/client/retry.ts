@@ -1,5 +1,6 @@
 /**
- * Exponential backoff by RetryConfig, waiting on the injected clock. The decision to retry belongs to the
+ * Exponential backoff by RetryConfig with "equal jitter" (each wait drawn from [d/2, d], so clients that failed
+ * together do not retry together), waiting on the injected clock. The decision to retry belongs to the
  * caller (`retryable`): the library retries only keep-alive, interrupt and end (safe to repeat), and the
  * other calls only when the server answered 429 or 503 (it says it did not act).
  */
@@ -13,19 +14,26 @@ export function backoffDelayMs(config: RetryConfig, retry: number): number {
   return Math.min(config.maxDelayMs, config.initialDelayMs * config.backoffMultiplier ** (retry - 1));
 }
 
+/** The wait actually used: uniform in [d/2, d] for d = backoffDelayMs (random() in [0, 1), injectable). */
+export function jitteredDelayMs(config: RetryConfig, retry: number, random: () => number = Math.random): number {
+  const ceiling = backoffDelayMs(config, retry);
+  return Math.round(ceiling / 2 + (ceiling / 2) * Math.min(1, Math.max(0, random())));
+}
+
 export async function withRetry<T>(
   config: RetryConfig,
   clock: Clock,
   attempt: (attemptNumber: number) => Promise<T>,
   retryable: (error: unknown) => boolean,
   onRetry?: (error: unknown, retry: number, delayMs: number) => void,
+  random: () => number = Math.random,
 ): Promise<T> {
   for (let n = 1; ; n++) {
     try {
       return await attempt(n);
     } catch (error) {
       if (n >= config.maxAttempts || !retryable(error)) throw error;
-      const delayMs = backoffDelayMs(config, n);
+      const delayMs = jitteredDelayMs(config, n, random);
       onRetry?.(error, n, delayMs);
       await sleep(clock, delayMs);
     }

@@ -2,7 +2,7 @@
  * Checks of the public methods' arguments: bad input throws INVALID_CONFIGURATION naming the argument,
  * before any state change or call.
  */
-import type { CreateSessionRequest, VoiceConfig } from "../contract/avatar";
+import { TTS_LANGUAGES, type CreateSessionRequest, type VoiceConfig } from "../contract/avatar";
 import { invalidConfiguration } from "./errors";
 import type { CreateSessionOptions } from "./types";
 
@@ -15,9 +15,12 @@ export function createRequestOf(options: CreateSessionOptions): CreateSessionReq
     const value = options[field];
     if (value !== undefined && (typeof value !== "string" || value === "")) throw invalidConfiguration(`createSession: ${field} must be a non-empty string`);
   }
-  // The spec lists 32 codes and says 33 are supported: accept any code-shaped value, let the service judge.
-  if (options.language !== undefined && !/^[a-z]{2,3}$/.test(String(options.language))) {
-    throw invalidConfiguration("createSession: language must be a TTS language code such as en, ja or fil");
+  // The spec lists 32 codes (and states 33 are supported, without naming the 33rd): only listed codes pass.
+  if (options.language !== undefined && !(TTS_LANGUAGES as readonly string[]).includes(options.language as string)) {
+    throw invalidConfiguration(
+      `createSession: language ${JSON.stringify(options.language)} is not a supported TTS language code (one of ${TTS_LANGUAGES.join(", ")})`,
+      { field: "language", value: String(options.language) },
+    );
   }
   const voice: VoiceConfig = {
     ...(options.voiceId ? { id: options.voiceId } : {}),

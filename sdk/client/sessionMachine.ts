@@ -39,9 +39,10 @@ export type MachineEvent =
   | { type: "keepAlive.tick" }
   | { type: "api.failed"; error: AvatarError; fatal: boolean }
   | { type: "server.ended"; reason: EndReason }
-  /** serverReason: the backend said the session had already ended (410/404), and why. */
+  /** serverReason: the backend said the session had already ended (410), and why. */
   | { type: "end.completed"; serverReason?: EndReason }
-  | { type: "end.failed"; error: AvatarError }
+  /** final: the server does not know the session (404): nothing to retry, the session is over locally. */
+  | { type: "end.failed"; error: AvatarError; final?: boolean }
   | { type: "speaking.started" }
   | { type: "speaking.ended" };
 
@@ -135,6 +136,10 @@ export function step(state: MachineState, event: MachineEvent): Step {
     }
     case "end.failed": {
       if (!state.ending) return same(state);
+      if (event.final) {
+        const ended = toEnded({ ...state, ending: false }, "error");
+        return { state: ended.state, effects: [{ type: "emit.error", error: event.error }, ...ended.effects] };
+      }
       return fail({ ...state, ending: false }, event.error, []);
     }
     case "speaking.started":

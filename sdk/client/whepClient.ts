@@ -30,6 +30,7 @@ export class WhepClient {
   private pc: PeerConnectionLike | undefined;
   private resourceUrl: string | undefined;
   private closed = false;
+  private ownStream: { addTrack(track: unknown): void } | undefined;
 
   constructor(private readonly deps: WhepDeps) {}
 
@@ -46,7 +47,7 @@ export class WhepClient {
     this.pc = pc;
     pc.addTransceiver("video", { direction: "recvonly" });
     pc.addTransceiver("audio", { direction: "recvonly" });
-    pc.addEventListener("track", (event) => callbacks.onStream(event.streams[0] ?? event.track));
+    pc.addEventListener("track", (event) => callbacks.onStream(event.streams[0] ?? this.streamOf(event.track)));
     pc.addEventListener("connectionstatechange", () => {
       if (!this.closed) callbacks.onConnectionState(pc.connectionState);
     });
@@ -106,6 +107,15 @@ export class WhepClient {
     const location = response.headers.get("location");
     if (location) this.resourceUrl = new URL(location, whepUrl).toString();
     return text;
+  }
+
+  /** A server that sends no msid gives tracks without a stream: gather them into one MediaStream for <video>. */
+  private streamOf(track: unknown): unknown {
+    const MediaStreamCtor = (globalThis as { MediaStream?: new () => { addTrack(track: unknown): void } }).MediaStream;
+    if (!MediaStreamCtor) return track;
+    this.ownStream ??= new MediaStreamCtor();
+    this.ownStream.addTrack(track);
+    return this.ownStream;
   }
 
   private gatheringComplete(pc: PeerConnectionLike): Promise<void> {

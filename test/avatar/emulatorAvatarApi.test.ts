@@ -1,16 +1,12 @@
 import { Hono } from "hono";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IDLE_TIMEOUT_MS } from "../../sdk/contract/avatar";
-import { createAvatarApiRoutes, createAvatarVideoRoutes } from "../../emulator/avatar";
+import { avatarStateOf, createAvatarApiRoutes, createAvatarVideoRoutes } from "../../emulator/avatar";
+import { FAKE_OFFER_SDP } from "../../sdk/client/fakes/fakePeerConnection";
 import { fakeAvatarContext, mp3Bytes, type FakeAvatarContext } from "./fakeContext";
 
 const BASE = "http://emu.test/avatar-api";
-const OFFER = [
-  "v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0 1",
-  "m=audio 9 UDP/TLS/RTP/SAVPF 111 0", "c=IN IP4 0.0.0.0", "a=mid:0", "a=recvonly", "a=rtpmap:111 opus/48000/2", "a=rtpmap:0 PCMU/8000",
-  "m=video 9 UDP/TLS/RTP/SAVPF 96 97", "c=IN IP4 0.0.0.0", "a=mid:1", "a=recvonly", "a=rtpmap:96 VP8/90000", "a=rtpmap:97 rtx/90000", "a=fmtp:97 apt=96",
-  "",
-].join("\r\n");
+const OFFER = FAKE_OFFER_SDP;
 
 let ctx: FakeAvatarContext;
 let app: Hono;
@@ -23,6 +19,9 @@ beforeEach(() => {
   app.route("/avatar-api", createAvatarApiRoutes(ctx));
   app.route("/avatar-video", createAvatarVideoRoutes(ctx));
 });
+
+// init-client starts the TURN relay and WHEP starts real peers: close them after each test.
+afterEach(() => avatarStateOf(ctx).media.close());
 
 const post = (path: string, body: unknown, auth?: string, init: RequestInit = {}) =>
   app.request(`${BASE}${path}`, {
@@ -162,9 +161,11 @@ describe("avatar session API (emulator)", () => {
     expect(answered.status).toBe(201);
     const answer = await answered.text();
     expect(answer).toMatch(/^v=0\r\n/);
-    expect(answer).toContain("a=rtpmap:111 opus/48000/2");
-    expect(answer).toContain("a=rtpmap:96 VP8/90000");
+    expect(answer).toMatch(/a=rtpmap:\d+ opus\/48000\/2/);
+    expect(answer).toMatch(/a=rtpmap:\d+ VP8\/90000/);
     expect(answer).toContain("a=sendonly");
+    expect(answer).toMatch(/a=fingerprint:sha-256 /);
+    expect(answer).toMatch(/a=candidate:.* typ host/);
     const location = answered.headers.get("location")!;
     expect(location).toMatch(/^\/avatar-api\/whep\/.+\/.+/);
     expect((await offer()).status).toBe(409);

@@ -4,7 +4,8 @@
  * `faults` lets a test answer the next matching requests with a status or a network error.
  */
 import { Hono } from "hono";
-import { createAvatarApiRoutes, createAvatarVideoRoutes } from "../../emulator/avatar";
+import { afterEach } from "vitest";
+import { avatarStateOf, createAvatarApiRoutes, createAvatarVideoRoutes } from "../../emulator/avatar";
 import { SvcAvatarSession, type AvatarConfig } from "../../sdk/client";
 import { FakeClock, FakeDocument, FakePeerConnection } from "../../sdk/client/fakes";
 import type { AvatarSessionDeps } from "../../sdk/client/config";
@@ -39,6 +40,12 @@ export interface Harness {
   count(pathPart: string): number;
 }
 
+/** The emulator's WHEP peers and TURN relay are real sockets: closed after every test of a file using this. */
+const openContexts: FakeAvatarContext[] = [];
+afterEach(async () => {
+  await Promise.all(openContexts.splice(0).map((ctx) => avatarStateOf(ctx).media.close()));
+});
+
 export function createHarness(): Harness {
   FakePeerConnection.reset();
   let inFlight = 0;
@@ -46,6 +53,7 @@ export function createHarness(): Harness {
   const ctx = fakeAvatarContext();
   ctx.now = () => clock.now();
   ctx.addKs(KS, { type: 0, userId: "alice" });
+  openContexts.push(ctx);
   const app = new Hono();
   app.route("/avatar-api", createAvatarApiRoutes(ctx));
   app.route("/avatar-video", createAvatarVideoRoutes(ctx));

@@ -63,6 +63,11 @@ describe("sessionMachine (pure step)", () => {
     expect(run([{ type: "end.completed", serverReason: "idle-timeout" }], ending.state).state.endReason).toBe("idle-timeout");
     const failed = run([{ type: "end.failed", error: err }], ending.state);
     expect(failed.state.session).toBe("ERROR");
+    // A 404 on end (final): reported, and the session is over locally with reason "error" (410 is "already ended").
+    const unknown = run([{ type: "end.failed", error: err, final: true }], ending.state);
+    expect(unknown.state).toMatchObject({ session: "ENDED", endReason: "error", ending: false });
+    expect(unknown.effects[0]).toBe("emit.error");
+    expect(unknown.effects.at(-1)).toBe("emit.stateChange:ENDED");
     const fromError = run([{ type: "command.requested", command: "endSession" }, { type: "end.completed", serverReason: "server" }], failed.state);
     expect(fromError.state).toMatchObject({ session: "ENDED", endReason: "error" });
     // ENDED: endSession is a no-op, nothing else is allowed.

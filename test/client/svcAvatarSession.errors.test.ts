@@ -1,6 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { AvatarError, AvatarErrorCode, SvcAvatarSession } from "../../sdk/client";
 import { FakePeerConnection } from "../../sdk/client/fakes";
+import { DEFAULT_RETRY, jitteredDelayMs } from "../../sdk/client/retry";
+import { createRequestOf } from "../../sdk/client/sessionInputs";
+import { TTS_LANGUAGES } from "../../sdk/contract/avatar";
 import { BASE_URL, createHarness, KS, type Harness } from "./harness";
 
 let h: Harness;
@@ -74,7 +77,8 @@ describe("SvcAvatarSession errors, retries and state rules", () => {
 
   it("retries keep-alive with exponential backoff (RetryConfig), and a keep-alive that keeps failing stops the session", async () => {
     const retryConfig = { maxAttempts: 4, initialDelayMs: 200, maxDelayMs: 500, backoffMultiplier: 2 };
-    const s = h.session({ apiKey: KS, baseUrl: BASE_URL, retryConfig });
+    // random() = 1: the jitter's upper bound, i.e. the plain backoff (jitter itself is tested below).
+    const s = h.session({ apiKey: KS, baseUrl: BASE_URL, retryConfig }, { random: () => 1 });
     const seen = h.record(s);
     await s.createSession({ visualId: "v" });
     h.faults.push({ match: "/keep-alive", status: 503, times: 2 });
@@ -212,6 +216,49 @@ describe("SvcAvatarSession errors, retries and state rules", () => {
     expect(h.count("/whep/")).toBe(0);
   });
 
+  it("jitters the retry waits: each is drawn from [d/2, d] of the exponential backoff d (default policy included)", async () => {
+    const retryConfig = { maxAttempts: 3, initialDelayMs: 200, maxDelayMs: 5_000, backoffMultiplier: 2 };
+    const s = h.session({ apiKey: KS, baseUrl: BASE_URL, retryConfig }, { random: () => 0 });
+    await s.createSession({ visualId: "v" });
+    h.faults.push({ match: "/keep-alive", status: 503, times: 2 });
+    await h.clock.advance(11_000);
+    const calls = h.calls.filter((c) => c.path.endsWith("/keep-alive"));
+    expect(calls.map((c) => c.at - calls[0]!.at)).toEqual([0, 100, 300]); // d/2 of 200, then of 400
+    // The default policy draws from Math.random: waits spread over [d/2, d].
+    const draws = Array.from({ length: 200 }, () => jitteredDelayMs(DEFAULT_RETRY, 2));
+    expect(Math.min(...draws)).toBeGreaterThanOrEqual(500);
+    expect(Math.max(...draws)).toBeLessThanOrEqual(1_000);
+    expect(new Set(draws).size).toBeGreaterThan(20);
+  });
+
+  it("logs deprecation warnings whatever the logLevel, once per kind of use across sessions", async () => {
+    const warnings = () => h.logs.filter((l) => l.level === "warn").map((l) => l.line);
+    const quiet = { baseUrl: BASE_URL, logLevel: "error" as const };
+    const a = new SvcAvatarSession(KS, quiet, { ...depsOf(h) });
+    await a.createSession({ avatarId: "legacy-visual" });
+    expect(warnings()).toEqual([
+      expect.stringContaining("Deprecated: new SvcAvatarSession(apiKey)"),
+      expect.stringContaining("Deprecated: createSession({ avatarId })"),
+    ]);
+    const b = new SvcAvatarSession(KS, quiet, { ...depsOf(h) });
+    await b.createSession({ avatarId: "legacy-visual" });
+    expect(warnings()).toHaveLength(2);
+    // Nothing else got through logLevel "error".
+    expect(h.logs.filter((l) => !l.line.includes("Deprecated"))).toEqual([]);
+  });
+
+  it("checks the TTS language against the spec's 32 codes, naming the code it refuses", async () => {
+    const s = h.session();
+    for (const bad of ["English", "xx", "EN", "en-US"]) {
+      const error = await rejection(s.createSession({ visualId: "v", language: bad }));
+      expect(error.code).toBe("INVALID_CONFIGURATION");
+      expect(error.message).toContain(`"${bad}"`);
+    }
+    expect(h.count("/create")).toBe(0);
+    expect(TTS_LANGUAGES).toHaveLength(32);
+    for (const language of TTS_LANGUAGES) expect(createRequestOf({ visualId: "v", language }).voiceConfig).toEqual({ language });
+  });
+
   it("honours the deprecated forms: positional apiKey and avatarId work and warn once each", async () => {
     const a = new SvcAvatarSession(KS, { baseUrl: BASE_URL }, depsOf(h));
     const b = new SvcAvatarSession(KS, { baseUrl: BASE_URL }, depsOf(h));
@@ -267,7 +314,7 @@ describe("keep-alive cadence under slow retries", () => {
   it("skips a beat instead of overlapping when a keep-alive is still retrying", async () => {
     const h = createHarness();
     const retryConfig = { maxAttempts: 3, initialDelayMs: 6_000, maxDelayMs: 6_000, backoffMultiplier: 1 };
-    const s = h.session({ apiKey: KS, baseUrl: BASE_URL, retryConfig });
+    const s = h.session({ apiKey: KS, baseUrl: BASE_URL, retryConfig }, { random: () => 1 });
     await s.createSession({ visualId: "v" });
     h.faults.push({ match: "/keep-alive", status: 503, times: 2 });
     // Tick at 10 s retries at 16 s and 22 s (passing the 20 s beat); the next keep-alive starts at 30 s.

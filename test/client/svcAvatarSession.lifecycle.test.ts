@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { FakePeerConnection, FakeVideoElement } from "../../sdk/client/fakes";
-import { AvatarErrorCode } from "../../sdk/client";
+import { AvatarErrorCode, type AvatarError } from "../../sdk/client";
 import { BASE_URL, createHarness, KS, type Harness } from "./harness";
 
 let h: Harness;
@@ -117,7 +117,7 @@ describe("SvcAvatarSession lifecycle against the emulator", () => {
     expect(h.count("/end")).toBe(0);
   });
 
-  it("treats 410 and 404 on end as already ended", async () => {
+  it("treats 410 on end as already ended; a 404 is an error (SESSION_NOT_FOUND), not an earlier end", async () => {
     const a = h.session();
     await a.createSession({ visualId: "v" });
     h.faults.push({ match: "/end", status: 410, body: { success: false, error: "gone", reason: "idle-timeout" }, times: 1 });
@@ -126,11 +126,17 @@ describe("SvcAvatarSession lifecycle against the emulator", () => {
     expect(a.getEndReason()).toBe("idle-timeout");
 
     const b = h.session();
+    const seen = h.record(b);
     await b.createSession({ visualId: "v" });
     h.faults.push({ match: "/end", status: 404, times: 1 });
-    await b.endSession();
+    const error = await b.endSession().then(() => undefined, (e: AvatarError) => e);
+    expect(error).toMatchObject({ code: "SESSION_NOT_FOUND", details: { op: "end", status: 404 } });
+    // Over locally (nothing is left to end on the server), with the error reported and the reason "error".
     expect(b.getSessionState()).toBe("ENDED");
-    expect(b.getEndReason()).toBe("server");
+    expect(b.getEndReason()).toBe("error");
+    expect(seen.at(-1)).toBe("state:ENDED:error");
+    expect(seen).toContain("error:SESSION_NOT_FOUND");
+    expect(h.count("/end")).toBe(2);
   });
 
   it("emits speakingStart and speakingEnd from the session's events, and interrupt cuts speech short", async () => {
