@@ -135,16 +135,16 @@ describe("the package as a user installs it", () => {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  it("the tarball is publishable: not private, built library, types, README, LICENSE, CHANGELOG, and nothing else", () => {
+  it("the tarball is publishable: not private, built library, types, the emulator's media, README, LICENSE, CHANGELOG, and nothing else", () => {
     expect(packed.manifest.private).toBeUndefined();
     expect(packed.manifest.name).toBe("pulumi-svc");
     expect(packed.size).toBeLessThan(MAX_PACKED_BYTES);
     const paths = packed.files.map((f) => f.path);
     for (const path of paths) {
-      expect(path, path).toMatch(/^(dist\/(provider|sdk|emulator|client)\/|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/);
+      expect(path, path).toMatch(/^(dist\/(provider|sdk|emulator|client)\/|emulator\/avatar\/media\/|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/);
       expect(path, path).not.toMatch(/(^|\/)(test|tests|bench|__tests__)\/|\.test\.|\.map$|tsbuildinfo/);
     }
-    for (const path of ["README.md", "LICENSE", "CHANGELOG.md", "dist/provider/index.d.ts", "dist/client/svc-avatar-session.js", "dist/emulator/cli.js", "dist/sdk/client/fakes/index.d.ts"]) {
+    for (const path of ["README.md", "LICENSE", "CHANGELOG.md", "dist/provider/index.d.ts", "dist/client/svc-avatar-session.js", "dist/emulator/cli.js", "dist/sdk/client/fakes/index.d.ts", "emulator/avatar/media/avatar-face.ivf"]) {
       expect(paths, path).toContain(path);
     }
     // prepack built it (npm pack runs it; the output says so)
