@@ -4,12 +4,11 @@
  * every export resolves and type-checks, `svc-emulator` runs from the installed package, and the plain `pulumi`
  * CLI takes a stack through init, secret config, up, preview --expect-no-changes and destroy, as a pipeline does.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SvcClient } from "../../sdk";
-import { cleanEnv, pulumiEnv, run, runOk, startEmulatorBin, type EmulatorInfo, type Result } from "./processes";
+import { cleanEnv, pulumiEnv, run, runOk, scratchDir, startEmulatorBin, type EmulatorInfo, type Result } from "./processes";
 import { installTarball, packRepo, repoToolVersion, writeFiles, type Packed } from "./packedPackage";
 
 const SIGN_SECRET = "consumer-signing-secret-0123456789";
@@ -124,7 +123,7 @@ describe("the package as a user installs it", () => {
   const outputs: Result[] = [];
 
   beforeAll(async () => {
-    tmp = mkdtempSync(join(tmpdir(), "pulumi-svc-consumer-"));
+    tmp = scratchDir("pulumi-svc-consumer-");
     packed = await packRepo(join(tmp, "pack"));
     program = join(tmp, "program");
     writeFiles(program, consumerProgram());

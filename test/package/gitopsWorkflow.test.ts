@@ -7,15 +7,14 @@
  * copy of the checkout (the example with a lock file pointing at the packed tarball, as a user's repo would point
  * at the registry) and authenticates with an app token only: the admin secret is not in any job's environment.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SvcClient } from "pulumi-svc/sdk";
 import { createPipelineToken } from "../../examples/pipeline-app-token/createPipelineToken";
 import { repoRoot } from "../support/pulumi";
-import { cleanEnv, runOk } from "./processes";
+import { cleanEnv, runOk, scratchDir } from "./processes";
 import { packRepo, repoToolVersion } from "./packedPackage";
 import { readWorkflow, runJobSteps, type ExpressionContext, type StepResult, type Workflow } from "./workflowRunner";
 
@@ -54,7 +53,7 @@ describe("examples/gitops workflow: its run: steps against the emulator", () => 
   const failures = (steps: StepResult[]) => steps.filter((s) => s.code !== 0).map((s) => `${s.step.name}: ${s.output.slice(-3000)}`);
 
   beforeAll(async () => {
-    tmp = mkdtempSync(join(tmpdir(), "pulumi-svc-gitops-"));
+    tmp = scratchDir("pulumi-svc-gitops-");
     infrastructure = readWorkflow(join(workflowsDir, "infrastructure.yml"));
     pulumiUp = readWorkflow(join(workflowsDir, "pulumi-up.yml"));
     emulator = await startEmulator({ quiet: true });
