@@ -1,6 +1,6 @@
 /**
  * The emulator's Hono app: api_v3 (one service file per platform service), the control API, fault injection,
- * and the one error handler that turns HttpError/ApiError into responses.
+ * and the one error handler (errors.ts errorResponse) that turns HTTPException/ApiError into responses.
  */
 import { Hono } from "hono";
 import type { ServiceDefinition } from "./api/call";
@@ -8,7 +8,7 @@ import { createApiV3Routes } from "./api/routes";
 import { createAvatarApiRoutes, createAvatarVideoRoutes } from "./avatar";
 import type { EmulatorContext } from "./context";
 import { createControlRoutes } from "./control/routes";
-import { ApiError, HttpError } from "./errors";
+import { errorResponse } from "./errors";
 import { faultInjection } from "./middleware/faults";
 import { createAppTokenService } from "./platform/appToken";
 import { createEntryServices } from "./platform/entry";
@@ -28,13 +28,7 @@ export function createEmulatorApp(ctx: EmulatorContext): Hono {
   // strict: false so `/api_v3/` and `/api_v3` are the same route.
   const app = new Hono({ strict: false });
 
-  app.onError((err, c) => {
-    if (err instanceof HttpError) return c.json({ error: err.message }, err.status as 400, err.headers);
-    // api_v3 answers platform errors with HTTP 200 and the error object.
-    if (err instanceof ApiError) return c.json(err.toBody(), 200);
-    ctx.log(`unhandled error: ${(err as Error).message}`);
-    return c.json({ error: "internal error" }, 500);
-  });
+  app.onError((err, c) => errorResponse(err, c, ctx.log));
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
 
   // The control API is never subject to injected faults; everything else is.

@@ -1,10 +1,14 @@
 /**
- * The emulator's two error classes. `ApiError` is a platform error: api_v3 answers it with HTTP 200 and the
- * real error object. `HttpError` is a transport-level failure (control API misuse, injected faults).
- * Both become a Response in one place (see app.ts `onError` and api/dispatch.ts for the api_v3 body).
- * Messages never carry secrets: callers pass ids, never ks strings or secrets.
+ * The emulator's two kinds of error. `ApiError` is a platform error: api_v3 answers it with HTTP 200 and the
+ * real error object. A transport-level failure (control API misuse, a method api_v3 does not take, injected
+ * faults) is Hono's own HTTPException (`HttpError` adds response headers such as Retry-After and Allow).
+ * Both become a Response in one place, errorResponse (used by app.ts `onError`; api/dispatch.ts shapes the
+ * api_v3 body). Messages never carry secrets: callers pass ids, never ks strings or secrets.
  */
-import type { ErrorCode } from "../sdk/contract/platform";
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { OBJECT_TYPES, type ErrorCode } from "../sdk/contract/platform";
 
 export type ApiErrorArgs = Record<string, string | number>;
 
@@ -19,25 +23,34 @@ export class ApiError extends Error {
   }
 
   /** The platform's error object: `args` is `[]` when empty, as the real service sends it. */
-  toBody(): { code: string; message: string; objectType: "SvcAPIException"; args: ApiErrorArgs | [] } {
+  toBody(): { code: string; message: string; objectType: typeof OBJECT_TYPES.exception; args: ApiErrorArgs | [] } {
     return {
       code: this.code,
       message: this.message,
-      objectType: "SvcAPIException",
+      objectType: OBJECT_TYPES.exception,
       args: Object.keys(this.args).length > 0 ? this.args : [],
     };
   }
 }
 
-export class HttpError extends Error {
-  readonly status: number;
+export class HttpError extends HTTPException {
   readonly headers: Record<string, string>;
   constructor(status: number, message: string, headers: Record<string, string> = {}) {
-    super(message);
+    super(status as ContentfulStatusCode, { message });
     this.name = "HttpError";
-    this.status = status;
     this.headers = headers;
   }
+}
+
+/**
+ * The one place an error becomes a Response: an HTTPException keeps its status (and HttpError its headers) with a
+ * `{error}` body; an ApiError is the platform's error object with HTTP 200; anything else is a bare 500 (logged).
+ */
+export function errorResponse(err: Error, c: Context, log: (line: string) => void): Response {
+  if (err instanceof HTTPException) return c.json({ error: err.message }, err.status, err instanceof HttpError ? err.headers : {});
+  if (err instanceof ApiError) return c.json(err.toBody(), 200);
+  log(`unhandled error: ${err.message}`);
+  return c.json({ error: "internal error" }, 500);
 }
 
 // ---- constructors for the codes used in several services ---------------------------------------

@@ -1,10 +1,14 @@
-/** Public entry of the sdk's platform client. No Pulumi import anywhere under sdk/. */
+/**
+ * Public entry of the sdk's platform client (`pulumi-svc/sdk`): what a user of the platform needs, nothing more.
+ * Internals (the transport, the redaction registry, the form encoder, request schemas) stay importable inside this
+ * package by path, but are not part of the public surface (test/sdk/exports.test.ts pins it). No Pulumi import
+ * anywhere under sdk/.
+ */
 export { SvcClient, ClientSessions, type SvcClientOptions } from "./platform/svcClient";
 export { AppTokens, type StartAppTokenSessionInput } from "./platform/appTokens";
 export { EventNotificationTemplates } from "./platform/eventNotificationTemplates";
 export { SessionService, type StartSessionInput } from "./platform/sessionService";
 export type { MultiRequestEntry, MultiRequestResult } from "./platform/multirequest";
-export { encodeForm, type FormParams, type FormValue } from "./platform/formEncode";
 export { SessionHandle } from "./auth/sessionManager";
 export { appTokenHash } from "./auth/tokenHash";
 export type { ClientAuth, AdminSecretAuth, AppTokenAuth, KsAuth } from "./auth/credentials";
@@ -21,16 +25,44 @@ export {
   SvcSessionError,
   type SvcErrorCode,
 } from "./errors";
-export { redact, redactValue, registerSecret } from "./redact";
+/** Per-call options and the telemetry events of `onEvent`. */
+export type { CallOptions, TransportEvent } from "./transport";
 export {
-  createTransport,
-  TRANSPORT_DEFAULTS,
-  type CallOptions,
-  type Transport,
-  type TransportEvent,
-  type TransportOptions,
-  type TransportRequest,
-  type TransportResponse,
-} from "./transport";
-export { verifySignature, computeSignature, createWebhookHandler, webhookMiddleware, type WebhookOptions } from "./webhooks";
-export * from "./contract/platform";
+  verifySignature,
+  computeSignature,
+  createWebhookHandler,
+  webhookMiddleware,
+  type SignatureAlgorithm,
+  type WebhookOptions,
+} from "./webhooks";
+export { SIGNATURE_HEADER, SIGNATURE_ALGORITHM_HEADER } from "./contract/webhooks";
+export { EVENTS, type EventKey } from "./contract/events";
+// The wire contract: the enums, and the response schemas (multirequest entries take them) with their types.
+export {
+  AppToken,
+  AppTokenListResponse,
+  AppTokenSession,
+  AppTokenStatus,
+  EventNotificationTemplate,
+  EventNotificationTemplateListResponse,
+  EventObjectType,
+  EventType,
+  HashType,
+  HttpMethod,
+  Notification,
+  OBJECT_TYPES,
+  SecureHashingAlgo,
+  SessionType,
+  TemplateStatus,
+  TemplateType,
+  type AppTokenAddFields,
+  type AppTokenFilter,
+  type AppTokenUpdateFields,
+  type ErrorCode,
+  type HttpMethodName,
+  type HttpTemplateCloneFields,
+  type HttpTemplateUpdateFields,
+  type Pager,
+  type SecureHashingAlgoName,
+  type TemplateFilter,
+} from "./contract/platform";

@@ -3,6 +3,7 @@
  * errors, and the session checks (missing, invalid, widget-only, wrong partner, ADMIN, privileges).
  */
 import type { z } from "zod";
+import { SessionType } from "../../sdk/contract/platform";
 import type { EmulatorContext, SessionInfo } from "../context";
 import { ApiError, forbidden, invalidEnum, invalidField, missingParameter } from "../errors";
 import { leaf, subtree, type ParamTree } from "./params";
@@ -54,14 +55,14 @@ export class ApiCall {
   /** An ADMIN session (type 2) carrying every named privilege. */
   admin(...privileges: string[]): SessionInfo {
     const s = this.session();
-    if (s.type !== 2) throw forbidden(this.service, this.action);
+    if (s.type !== SessionType.ADMIN) throw forbidden(this.service, this.action);
     for (const p of privileges) if (!(p in s.privileges)) throw forbidden(this.service, this.action);
     return s;
   }
 
   /** The account admin: an ADMIN session started with the admin secret (not one minted from an app token). */
   static isAccountAdmin(s: SessionInfo): boolean {
-    return s.type === 2 && s.appTokenId === undefined;
+    return s.type === SessionType.ADMIN && s.appTokenId === undefined;
   }
 
   str(name: string): string {
@@ -85,6 +86,16 @@ export class ApiCall {
 
   object(name: string): ParamTree | undefined {
     return subtree(this.params, name);
+  }
+
+  /**
+   * The spec requires a nested object to name its type (`appToken[objectType]=SvcAppToken`): absent is a missing
+   * parameter, another type INVALID_OBJECT_TYPE.
+   */
+  requireObjectType(name: string, className: string): void {
+    const given = this.object(name)?.objectType;
+    if (given === undefined || given === null || given === "") throw missingParameter(`${name}:objectType`);
+    if (given !== className) throw new ApiError("INVALID_OBJECT_TYPE", `Invalid object type "${String(given)}"`, { TYPE: String(given) });
   }
 
   /**

@@ -1,9 +1,11 @@
 /**
  * The api_v3 router: `/service/:service/action/:action`, `/service/:service` (multirequest) and the
- * query-style `/?service=...&action=...`. Every API failure is HTTP 200 with the platform's error object.
+ * query-style `/?service=...&action=...`, POST only (the spec). Every API failure is HTTP 200 with the platform's
+ * error object.
  */
 import { Hono, type Context } from "hono";
 import type { EmulatorContext } from "../context";
+import { HttpError } from "../errors";
 import type { ServiceDefinition } from "./call";
 import { ApiDispatcher, type Outcome } from "./dispatch";
 import { leaf, readParams } from "./params";
@@ -31,10 +33,15 @@ export function createApiV3Routes(ctx: EmulatorContext, services: ServiceDefinit
     return xml(c, toXml(bodyOf(outcome), !outcome.ok, seconds));
   }
 
-  app.all("/service/:service/action/:action", (c) => handle(c, c.req.param("service"), c.req.param("action")));
-  app.all("/service/:service", (c) => handle(c, c.req.param("service")));
-  app.all("/", (c) => handle(c));
-  app.all("/index.php", (c) => handle(c));
+  // The spec: every platform operation is a POST. Anything else is refused before any parsing (405, Allow: POST).
+  app.use("*", async (c, next) => {
+    if (c.req.method !== "POST") throw new HttpError(405, `api_v3 takes POST, not ${c.req.method}`, { Allow: "POST" });
+    await next();
+  });
+  app.post("/service/:service/action/:action", (c) => handle(c, c.req.param("service"), c.req.param("action")));
+  app.post("/service/:service", (c) => handle(c, c.req.param("service")));
+  app.post("/", (c) => handle(c));
+  app.post("/index.php", (c) => handle(c));
   return app;
 }
 

@@ -1,4 +1,5 @@
 /** Small request helpers shared by the avatar routers. */
+import { describeIssues as describeContractIssues } from "../../sdk/contract/issues";
 import type { Context } from "hono";
 import type { z } from "zod";
 import { badRequest } from "./errors";
@@ -29,9 +30,7 @@ export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Prom
 }
 
 export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join(".") : "body"}: ${issue.message}`)
-    .join("; ");
+  return describeContractIssues(error.issues, { path: [] });
 }
 
 export function pathnameOf(c: Context): string {

@@ -4,10 +4,12 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { describeIssues } from "../../sdk/contract/issues";
 import type { EmulatorContext } from "../context";
 import { HttpError } from "../errors";
 import { EVENT_KEYS, isEventKey, sampleObject } from "../events/catalog";
 import { FaultConfig } from "../middleware/faults";
+import { featuresOf, PARTNER_FEATURES, setFeature } from "../platform/partnerFeatures";
 import type { DeliveryRow } from "../store/store";
 
 const TriggerBody = z.object({
@@ -28,7 +30,7 @@ async function jsonBody(req: Request): Promise<unknown> {
 
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const r = schema.safeParse(value);
-  if (!r.success) throw new HttpError(400, z.prettifyError(r.error));
+  if (!r.success) throw new HttpError(400, describeIssues(r.error.issues, { input: value }));
   return r.data;
 }
 
@@ -64,6 +66,20 @@ export function createControlRoutes(ctx: EmulatorContext): Hono {
     const body = parse(z.object({ adminSecret: z.string().min(8).optional() }), await jsonBody(c.req.raw));
     const p = ctx.createPartner(body.adminSecret);
     return c.json({ partnerId: p.id, adminSecret: p.adminSecret }, 201);
+  });
+
+  /** Plugin permissions of an account (all on unless switched off): `{"eventNotification": false}` switches one off. */
+  const partnerOf = (idText: string): number => {
+    const id = Number(idText);
+    if (!ctx.store.getPartner(id)) throw new HttpError(404, `no account ${idText}`);
+    return id;
+  };
+  app.get("/partners/:id/features", (c) => c.json(featuresOf(ctx.store, partnerOf(c.req.param("id")))));
+  app.post("/partners/:id/features", async (c) => {
+    const id = partnerOf(c.req.param("id"));
+    const body = parse(z.partialRecord(z.enum(PARTNER_FEATURES), z.boolean()), await jsonBody(c.req.raw));
+    for (const [feature, enabled] of Object.entries(body)) setFeature(ctx.store, id, feature as (typeof PARTNER_FEATURES)[number], enabled === true);
+    return c.json(featuresOf(ctx.store, id));
   });
 
   app.get("/events", (c) => c.json({ events: EVENT_KEYS }));

@@ -3,32 +3,10 @@
  * system names are stable across runs so tests and docs can name them. System templates are stored disabled
  * (status 1), as on the real platform, so a clone starts disabled until updateStatus(id, 2).
  */
-import { EventObjectType, EventType, OBJECT_TYPES, TemplateStatus, TemplateType } from "../../sdk/contract/platform";
+import { EVENTS, type EventKey } from "../../sdk/contract/events";
+import { EntryStatus, FlavorAssetStatus, HttpMethod, OBJECT_TYPES, SecureHashingAlgo, TemplateStatus, TemplateType } from "../../sdk/contract/platform";
 
-export interface CatalogEvent {
-  eventType: string;
-  eventObjectType: string;
-  /** objectType of the object the notification carries. */
-  objectType: string;
-  description: string;
-}
-
-export const EVENTS = {
-  "entry.added": { eventType: EventType.OBJECT_ADDED, eventObjectType: EventObjectType.ENTRY, objectType: "SvcMediaEntry", description: "An entry was added" },
-  "entry.transcoding_complete": { eventType: EventType.OBJECT_STATUS_REACHED, eventObjectType: EventObjectType.FLAVOR_ASSET, objectType: "SvcFlavorAsset", description: "A flavor finished transcoding" },
-  "entry.updated": { eventType: EventType.OBJECT_UPDATED, eventObjectType: EventObjectType.ENTRY, objectType: "SvcMediaEntry", description: "An entry was updated" },
-  "entry.deleted": { eventType: EventType.OBJECT_DELETED, eventObjectType: EventObjectType.ENTRY, objectType: "SvcMediaEntry", description: "An entry was deleted" },
-  "entry.ready": { eventType: EventType.OBJECT_STATUS_REACHED, eventObjectType: EventObjectType.ENTRY, objectType: "SvcMediaEntry", description: "An entry reached status READY" },
-  "metadata.changed": { eventType: EventType.OBJECT_DATA_CHANGED, eventObjectType: EventObjectType.METADATA, objectType: "SvcMetadata", description: "Custom metadata of an object changed" },
-  "category.user_added": { eventType: EventType.OBJECT_CREATED, eventObjectType: EventObjectType.CATEGORY_USER, objectType: "SvcCategoryUser", description: "A user was added to a category" },
-} as const satisfies Record<string, CatalogEvent>;
-
-export type EventKey = keyof typeof EVENTS;
-export const EVENT_KEYS = Object.keys(EVENTS) as EventKey[];
-
-export function isEventKey(key: string): key is EventKey {
-  return Object.prototype.hasOwnProperty.call(EVENTS, key);
-}
+export { EVENTS, EVENT_KEYS, isEventKey, type EventKey } from "../../sdk/contract/events";
 
 /** The stored shape of a template (system or the account's own). */
 export interface TemplateRecord {
@@ -73,7 +51,7 @@ function system(id: string, systemName: string, name: string, event: EventKey, k
     createdAt: CATALOG_TIME,
     updatedAt: CATALOG_TIME,
     objectType: kind === "http" ? OBJECT_TYPES.httpTemplate : OBJECT_TYPES.emailTemplate,
-    ...(kind === "http" ? { method: 2, secureHashingAlgo: 2 } : { subject: `${name}`, to: "{admin_email}" }),
+    ...(kind === "http" ? { method: HttpMethod.POST, secureHashingAlgo: SecureHashingAlgo.SHA256 } : { subject: `${name}`, to: "{admin_email}" }),
   };
 }
 
@@ -95,9 +73,9 @@ export function sampleObject(event: EventKey, partnerId: number, nowSec: number)
   const entryId = "0_sample01";
   switch (e.objectType) {
     case "SvcMediaEntry":
-      return { id: entryId, partnerId, name: "Sample entry", status: event === "entry.deleted" ? 3 : 2, mediaType: 1, createdAt: nowSec, updatedAt: nowSec, objectType: e.objectType };
+      return { id: entryId, partnerId, name: "Sample entry", status: event === "entry.deleted" ? EntryStatus.DELETED : EntryStatus.READY, mediaType: 1, createdAt: nowSec, updatedAt: nowSec, objectType: e.objectType };
     case "SvcFlavorAsset":
-      return { id: "0_flavor01", entryId, partnerId, status: 2, flavorParamsId: 0, createdAt: nowSec, updatedAt: nowSec, objectType: e.objectType };
+      return { id: "0_flavor01", entryId, partnerId, status: FlavorAssetStatus.READY, flavorParamsId: 0, createdAt: nowSec, updatedAt: nowSec, objectType: e.objectType };
     case "SvcMetadata":
       return { id: 1, partnerId, objectId: entryId, metadataObjectType: 1, version: 1, xml: "<metadata/>", createdAt: nowSec, updatedAt: nowSec, objectType: e.objectType };
     default:

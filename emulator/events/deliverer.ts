@@ -3,9 +3,11 @@
  * POSTs the stored payload with the stored signature; only 200 and 204 count as delivered. Other statuses,
  * timeouts and refused connections are retried with exponential backoff up to maxAttempts, then the job is
  * marked failed. Nothing here runs on the API request path: enqueue() only schedules a timer.
+ * X-SVC-HASH-ALGO names the signature's algorithm, as the real platform sends it; a job stores only the hex, whose
+ * length tells the algorithm (so jobs stored before the header existed are sent with the right one too).
  */
 import { Agent, request } from "undici";
-import { SIGNATURE_HEADER } from "../../sdk/contract/platform";
+import { DEFAULT_SIGNATURE_ALGORITHM, SIGNATURE_ALGORITHM_HEADER, SIGNATURE_HEADER, signatureAlgorithmByLength } from "../../sdk/contract/webhooks";
 import type { DeliveryRow, Store } from "../store/store";
 
 export interface DeliveryOptions {
@@ -87,7 +89,7 @@ export class Deliverer {
 
   private async attempt(id: number): Promise<void> {
     const row = this.store.getDelivery(id);
-    if (!row || row.state !== "pending" || this.closed) return;
+    if (row?.state !== "pending" || this.closed) return;
     const started = this.now();
     let status: number | undefined;
     let error: string | undefined;
@@ -95,7 +97,12 @@ export class Deliverer {
       const res = await request(row.url, {
         method: "POST",
         body: row.payload,
-        headers: { "content-type": "application/json", [SIGNATURE_HEADER]: row.signature, "user-agent": "svc-emulator" },
+        headers: {
+          "content-type": "application/json",
+          [SIGNATURE_HEADER]: row.signature,
+          [SIGNATURE_ALGORITHM_HEADER]: signatureAlgorithmByLength(row.signature.length) ?? DEFAULT_SIGNATURE_ALGORITHM,
+          "user-agent": "svc-emulator",
+        },
         dispatcher: this.agent,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,

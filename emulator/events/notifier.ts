@@ -4,16 +4,17 @@
  * transaction, then handed to the Deliverer, which sends them in the background.
  */
 import { createHash } from "node:crypto";
-import { OBJECT_TYPES, TemplateStatus, TemplateType, type Notification } from "../../sdk/contract/platform";
+import { EVENTS, templateMatchesEvent, type EventKey } from "../../sdk/contract/events";
+import { EVENT_NOTIFICATION_PLUGIN, OBJECT_TYPES, TemplateStatus, TemplateType, type Notification } from "../../sdk/contract/platform";
+import { signatureAlgorithmOf } from "../../sdk/contract/webhooks";
+import { hasFeature } from "../platform/partnerFeatures";
 import type { Store } from "../store/store";
-import { EVENTS, type EventKey, type TemplateRecord } from "./catalog";
+import type { TemplateRecord } from "./catalog";
 import type { Deliverer } from "./deliverer";
 
-const ALGOS: Record<number, string> = { 1: "sha1", 2: "sha256", 3: "sha512" };
-
-/** hex hash(signSecret + body); SHA256 unless the template asks for another secureHashingAlgo. */
+/** hex hash(signSecret + body) with the template's secureHashingAlgo (SHA256 when it has none). */
 export function signPayload(secret: string, body: string, secureHashingAlgo: number | undefined): string {
-  return createHash(ALGOS[secureHashingAlgo ?? 2] ?? "sha256").update(secret + body).digest("hex");
+  return createHash(signatureAlgorithmOf(secureHashingAlgo)).update(secret + body).digest("hex");
 }
 
 export interface RaisedEvent {
@@ -33,9 +34,11 @@ export class EventNotifier {
 
   raise(partnerId: number, event: EventKey, object: Record<string, unknown>): RaisedEvent {
     const e = EVENTS[event];
+    // Without the event notification plugin the account's templates do not fire.
+    if (!hasFeature(this.store, partnerId, EVENT_NOTIFICATION_PLUGIN)) return { event, partnerId, deliveryIds: [], jobIds: [] };
     const templates = this.store
       .listDocs<TemplateRecord>("template", partnerId)
-      .filter((t) => t.status === TemplateStatus.ACTIVE && t.type === TemplateType.HTTP && t.eventType === e.eventType && t.eventObjectType === e.eventObjectType && t.url);
+      .filter((t) => t.status === TemplateStatus.ACTIVE && t.type === TemplateType.HTTP && templateMatchesEvent(t, event) && t.url);
     const partner = this.store.getPartner(partnerId);
     const nowMs = this.now();
     const created = this.store.transaction(() =>

@@ -12,6 +12,7 @@ import {
   APP_TOKEN_UPDATABLE,
   HashType,
   OBJECT_TYPES,
+  SessionType,
   TOKEN_HEX_LENGTH,
   type AppToken,
 } from "../../sdk/contract/platform";
@@ -61,6 +62,7 @@ export function createAppTokenService(ctx: EmulatorContext): ServiceDefinition {
 
   function add(call: ApiCall): AppToken {
     call.admin();
+    call.requireObjectType("appToken", CLASS);
     const { fields } = call.parseObject("appToken", CLASS, AppTokenAddFields);
     const hashType = fields.hashType ?? "SHA1";
     if (fields.sessionPrivileges !== undefined) parsePrivileges(fields.sessionPrivileges);
@@ -70,7 +72,7 @@ export function createAppTokenService(ctx: EmulatorContext): ServiceDefinition {
       token: randomBytes(TOKEN_HEX_LENGTH[hashType] / 2).toString("hex"),
       partnerId: call.session().partnerId,
       status: AppTokenStatus.ACTIVE,
-      sessionType: fields.sessionType ?? 0,
+      sessionType: fields.sessionType ?? SessionType.USER,
       sessionDuration: fields.sessionDuration ?? 0,
       ...(fields.sessionPrivileges ? { sessionPrivileges: fields.sessionPrivileges } : {}),
       sessionUserId: fields.sessionUserId ?? "",
@@ -115,6 +117,7 @@ export function createAppTokenService(ctx: EmulatorContext): ServiceDefinition {
   function update(call: ApiCall): AppToken {
     const s = call.admin();
     const token = findAppToken(ctx, s.partnerId, call.str("id"));
+    call.requireObjectType("appToken", CLASS);
     const sent = Object.keys(call.object("appToken") ?? {}).map((k) => k.replace(/__null$/, ""));
     for (const k of sent) if (READ_ONLY.includes(k)) throw notUpdatable(`${CLASS}::${k}`);
     const { fields, nulls } = call.parseObject("appToken", CLASS, AppTokenUpdateFields);

@@ -5,7 +5,7 @@
  * the token's privileges, and lives min(token duration (0 -> 86400), token remaining life, requested expiry).
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { AppTokenStatus, OBJECT_TYPES, type AppTokenSession } from "../../sdk/contract/platform";
+import { AppTokenStatus, HASH_TYPE_ALGORITHM, OBJECT_TYPES, SessionType, type AppTokenSession } from "../../sdk/contract/platform";
 import type { ApiCall } from "../api/call";
 import type { EmulatorContext } from "../context";
 import { ApiError } from "../errors";
@@ -14,10 +14,8 @@ import type { AppTokenRecord } from "./appToken";
 import { findAppToken } from "./appToken";
 import { DEFAULT_SESSION_SECONDS, sessionType } from "./session";
 
-const HASH_NAMES: Record<string, string> = { SHA1: "sha1", SHA256: "sha256", SHA512: "sha512", MD5: "md5" };
-
 export function appTokenHash(token: AppTokenRecord, ks: string): string {
-  return createHash(HASH_NAMES[token.hashType] ?? "sha1").update(ks + token.token).digest("hex");
+  return createHash(HASH_TYPE_ALGORITHM[token.hashType] ?? HASH_TYPE_ALGORITHM.SHA1).update(ks + token.token).digest("hex");
 }
 
 export function startSessionAction(ctx: EmulatorContext, call: ApiCall): AppTokenSession {
@@ -41,7 +39,7 @@ export function startSessionAction(ctx: EmulatorContext, call: ApiCall): AppToke
   const lifetime = Math.min(token.sessionDuration > 0 ? token.sessionDuration : DEFAULT_SESSION_SECONDS, remaining, requested && requested > 0 ? requested : Infinity);
   // The token's type wins; an ADMIN token may be asked for a USER session, never the other way round.
   const askedType = call.optInt("type");
-  const type = token.sessionType === 2 && askedType !== undefined && sessionType(askedType) === 0 ? 0 : token.sessionType;
+  const type = token.sessionType === SessionType.ADMIN && askedType !== undefined && sessionType(askedType) === SessionType.USER ? SessionType.USER : token.sessionType;
   const userId = token.sessionUserId || call.optStr("userId") || "";
   // Requested privileges come first so the token's own (fixed) privileges win on the same key.
   const privileges = {

@@ -5,7 +5,7 @@
  */
 import { randomInt } from "node:crypto";
 import { z } from "zod";
-import { OBJECT_TYPES } from "../../sdk/contract/platform";
+import { EntryStatus, FlavorAssetStatus, OBJECT_TYPES } from "../../sdk/contract/platform";
 import type { ApiCall, ServiceDefinition } from "../api/call";
 import type { EmulatorContext } from "../context";
 import { ApiError, minLength } from "../errors";
@@ -33,15 +33,13 @@ export interface EntryRecord {
   objectType: string;
 }
 
-const ENTRY_READY = 2;
-const ENTRY_DELETED = 3;
 
 export function createEntryServices(ctx: EmulatorContext): ServiceDefinition[] {
   const nowSec = (): number => Math.floor(ctx.now() / 1000);
 
   function find(partnerId: number, id: string): EntryRecord {
     const e = ctx.store.getDoc<EntryRecord>("entry", id);
-    if (!e || e.partnerId !== partnerId || e.status === ENTRY_DELETED) {
+    if (!e || e.partnerId !== partnerId || e.status === EntryStatus.DELETED) {
       throw new ApiError("ENTRY_ID_NOT_FOUND", `Entry id "${id}" not found`, { ENTRY_ID: id });
     }
     return e;
@@ -62,7 +60,7 @@ export function createEntryServices(ctx: EmulatorContext): ServiceDefinition[] {
         userId: s.userId,
         name: fields.name ?? "",
         mediaType: fields.mediaType ?? 1,
-        status: ENTRY_READY,
+        status: EntryStatus.READY,
         createdAt: now,
         updatedAt: now,
         objectType: OBJECT_TYPES.mediaEntry,
@@ -70,7 +68,7 @@ export function createEntryServices(ctx: EmulatorContext): ServiceDefinition[] {
       ctx.store.putDoc("entry", id, s.partnerId, entry);
       ctx.events.raise(s.partnerId, "entry.added", { ...entry });
       ctx.events.raise(s.partnerId, "entry.transcoding_complete", {
-        id: `${id}_flavor0`, entryId: id, partnerId: s.partnerId, status: 2, flavorParamsId: 0, createdAt: now, updatedAt: now,
+        id: `${id}_flavor0`, entryId: id, partnerId: s.partnerId, status: FlavorAssetStatus.READY, flavorParamsId: 0, createdAt: now, updatedAt: now,
       });
       ctx.events.raise(s.partnerId, "entry.ready", { ...entry });
       return entry;
@@ -91,7 +89,7 @@ export function createEntryServices(ctx: EmulatorContext): ServiceDefinition[] {
     delete(call: ApiCall): undefined {
       const s = call.session();
       const entry = find(s.partnerId, call.str("entryId"));
-      entry.status = ENTRY_DELETED;
+      entry.status = EntryStatus.DELETED;
       entry.updatedAt = nowSec();
       ctx.store.putDoc("entry", entry.id, s.partnerId, entry);
       ctx.events.raise(s.partnerId, "entry.deleted", { ...entry });

@@ -1,9 +1,11 @@
 /**
  * Service `eventnotification_eventnotificationtemplate`: listTemplates (the partner-0 catalog), clone, get, list,
- * update, updateStatus and delete (soft, status 3). Every action needs an ADMIN session with `disableentitlement`.
+ * update, updateStatus and delete (soft, status 3). Every action needs an ADMIN session with `disableentitlement`, on
+ * an account with the event notification plugin (FEATURE_FORBIDDEN otherwise).
  * signSecret is returned to the account admin only (app-token sessions do not see it), like app token values.
  */
 import {
+  EVENT_NOTIFICATION_PLUGIN,
   HttpTemplateUpdateFields,
   OBJECT_TYPES,
   TemplateStatus,
@@ -13,8 +15,9 @@ import {
 import { ApiCall, type ServiceDefinition } from "../api/call";
 import { paginate } from "../api/pager";
 import type { EmulatorContext, SessionInfo } from "../context";
-import { ApiError, cannotBeNull, invalidEnum, invalidField, minLength } from "../errors";
+import { ApiError, cannotBeNull, invalidEnum, minLength } from "../errors";
 import { SYSTEM_TEMPLATES, type TemplateRecord } from "../events/catalog";
+import { requireFeature } from "./partnerFeatures";
 
 const PRIVILEGE = "disableentitlement";
 const KIND_OF: Record<string, string> = { [OBJECT_TYPES.httpTemplate]: TemplateType.HTTP, [OBJECT_TYPES.emailTemplate]: TemplateType.EMAIL };
@@ -33,6 +36,12 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
   const touchAndSave = (t: TemplateRecord): void => {
     t.updatedAt = nowSec();
     ctx.store.putDoc("template", t.id, t.partnerId, t);
+  };
+  /** An ADMIN session with disableentitlement, on an account that has the event notification plugin. */
+  const admin = (call: ApiCall): SessionInfo => {
+    const s = call.admin(PRIVILEGE);
+    requireFeature(ctx.store, s.partnerId, EVENT_NOTIFICATION_PLUGIN);
+    return s;
   };
   const own = (partnerId: number): TemplateRecord[] => ctx.store.listDocs<TemplateRecord>("template", partnerId);
 
@@ -65,7 +74,8 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
     if (fields.systemName !== undefined) t.systemName = fields.systemName;
     if (fields.description !== undefined) t.description = fields.description;
     if (t.type === TemplateType.HTTP) {
-      if (fields.url !== undefined) t.url = checkUrl(fields.url, className);
+      // The contract's schema already refused anything but https (or http on loopback).
+      if (fields.url !== undefined) t.url = fields.url;
       if (fields.method !== undefined) t.method = inRange(fields.method, 1, 4, "method", "SvcHttpNotificationMethod");
       if (fields.signSecret !== undefined) t.signSecret = fields.signSecret;
       if (fields.secureHashingAlgo !== undefined) {
@@ -75,14 +85,14 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
   }
 
   function listTemplates(call: ApiCall): Record<string, unknown> {
-    const s = call.admin(PRIVILEGE);
+    const s = admin(call);
     const items = SYSTEM_TEMPLATES.filter(matchesFilter(call, true));
     const page = paginate(call, items);
     return { objects: page.objects.map((t) => view(t, s)), totalCount: page.totalCount, objectType: OBJECT_TYPES.templateList };
   }
 
   function clone(call: ApiCall): EventNotificationTemplate {
-    const s = call.admin(PRIVILEGE);
+    const s = admin(call);
     const id = call.str("id");
     const source = SYSTEM_TEMPLATES.find((t) => t.id === id) ?? findOwn(s.partnerId, id);
     const wanted = call.object("eventNotificationTemplate")?.objectType;
@@ -103,13 +113,13 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
   }
 
   function get(call: ApiCall): EventNotificationTemplate {
-    const s = call.admin(PRIVILEGE);
+    const s = admin(call);
     const id = call.str("id");
     return view(SYSTEM_TEMPLATES.find((t) => t.id === id) ?? findOwn(s.partnerId, id), s);
   }
 
   function list(call: ApiCall): Record<string, unknown> {
-    const s = call.admin(PRIVILEGE);
+    const s = admin(call);
     const items = own(s.partnerId)
       .filter(matchesFilter(call, false))
       .sort((a, b) => Number(b.id) - Number(a.id));
@@ -118,7 +128,7 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
   }
 
   function update(call: ApiCall): EventNotificationTemplate {
-    const s = call.admin(PRIVILEGE);
+    const s = admin(call);
     const t = findOwn(s.partnerId, call.str("id"));
     const wanted = call.object("eventNotificationTemplate")?.objectType;
     if (typeof wanted === "string" && wanted !== "" && KIND_OF[wanted] !== t.type) {
@@ -131,7 +141,7 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
   }
 
   function updateStatus(call: ApiCall): EventNotificationTemplate {
-    const s = call.admin(PRIVILEGE);
+    const s = admin(call);
     const t = findOwn(s.partnerId, call.str("id"));
     const status = call.int("status");
     if (status !== TemplateStatus.ACTIVE && status !== TemplateStatus.DISABLED) {
@@ -143,7 +153,7 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
   }
 
   function del(call: ApiCall): undefined {
-    const s = call.admin(PRIVILEGE);
+    const s = admin(call);
     const t = findOwn(s.partnerId, call.str("id"));
     t.status = TemplateStatus.DELETED;
     touchAndSave(t);
@@ -166,17 +176,6 @@ function matchesFilter(call: ApiCall, system: boolean): (t: TemplateRecord) => b
     (status !== undefined ? String(t.status) === status : system || t.status !== TemplateStatus.DELETED) &&
     (id === undefined || t.id === id) &&
     (systemName === undefined || t.systemName === systemName);
-}
-
-function checkUrl(url: string, className: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw invalidField(`${className}::url`, "expected an absolute http(s) URL");
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw invalidField(`${className}::url`, "expected an http(s) URL");
-  return url;
 }
 
 function inRange(value: number, min: number, max: number, field: string, enumName: string): number {

@@ -3,7 +3,7 @@
  * appToken.startSession), get (what a ks says) and end (durably invalidates the ks that was sent).
  */
 import { timingSafeEqual } from "node:crypto";
-import { OBJECT_TYPES } from "../../sdk/contract/platform";
+import { OBJECT_TYPES, SessionType } from "../../sdk/contract/platform";
 import type { ApiCall, ServiceDefinition } from "../api/call";
 import type { EmulatorContext } from "../context";
 import { ApiError, invalidEnum } from "../errors";
@@ -18,9 +18,9 @@ export function secretsEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export function sessionType(value: number | undefined, name = "type"): 0 | 2 {
+export function sessionType(value: number | undefined, name = "type"): SessionType {
   if (value === undefined) return 0;
-  if (value !== 0 && value !== 2) throw invalidEnum(String(value), name, "SvcSessionType");
+  if (value !== SessionType.USER && value !== SessionType.ADMIN) throw invalidEnum(String(value), name, "SvcSessionType");
   return value;
 }
 
@@ -53,7 +53,7 @@ export function createSessionService(ctx: EmulatorContext): ServiceDefinition {
     const expiry = call.optInt("expiry");
     const ks = ctx.sessions.issue({
       partnerId: partner.id,
-      type: 0,
+      type: SessionType.USER,
       userId: "",
       expiry: nowSec() + (expiry && expiry > 0 ? expiry : DEFAULT_SESSION_SECONDS),
       privileges: { widget: "1", view: "*" },

@@ -5,10 +5,11 @@
  * where fields is a query string of the privileges plus `_e` (expiry, unix seconds), `_t` (type), `_u` (user id).
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { SessionType } from "../../sdk/contract/platform";
 
 export interface KsFields {
   partnerId: number;
-  type: 0 | 2;
+  type: SessionType;
   userId: string;
   /** Unix seconds. */
   expiry: number;
@@ -70,7 +71,7 @@ export function decodeKs(ks: string, adminSecret: string): KsFields | undefined 
   const q = new URLSearchParams(body.subarray(16).toString("utf8"));
   const type = Number(q.get("_t"));
   const expiry = Number(q.get("_e"));
-  if ((type !== 0 && type !== 2) || !Number.isFinite(expiry)) return undefined;
+  if ((type !== SessionType.USER && type !== SessionType.ADMIN) || !Number.isFinite(expiry)) return undefined;
   const privileges: Record<string, string> = {};
   for (const [k, v] of q) if (!RESERVED.has(k)) privileges[k] = v;
   return { partnerId: Number(m[1]), type, userId: q.get("_u") ?? "", expiry, privileges };

@@ -5,33 +5,22 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { HashType } from "../../sdk/contract/platform";
+import type { AppTokenProgramInputs } from "../schemas/appTokenInputs";
 import type { ConnectionArgs } from "./connectionArgs";
+import type { PulumiInputs } from "./inputs";
 import { shimFor } from "./shim";
+import { dynamicTypeToken, isResourceOfType, RESOURCE_MODULE } from "./typeToken";
 
-export interface AppTokenArgs {
-  /** SHA256 (the default here; the platform's own default is SHA1), SHA1, SHA512 or MD5. Replaces on change. */
-  hashType?: pulumi.Input<HashType>;
-  /** USER (default, recommended) or ADMIN. Replaces on change. */
-  sessionType?: pulumi.Input<"USER" | "ADMIN">;
-  /** Maximum session duration in seconds; 0 (default) = the account default. */
-  sessionDuration?: pulumi.Input<number>;
-  /** Privileges fixed into every session, comma separated. */
-  sessionPrivileges?: pulumi.Input<string>;
-  /** A fixed user id for every session. */
-  sessionUserId?: pulumi.Input<string>;
-  description?: pulumi.Input<string>;
-  /** Unix time the token expires; 0 (default) = never. Replaces on change. */
-  expiry?: pulumi.Input<number>;
-  /** Any values whose change forces a new token: rotation on demand (as pulumi-random's keepers). */
-  keepers?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** Adopt an existing token by id instead of creating one: it is verified and read, never duplicated. */
-  adoptId?: pulumi.Input<string>;
-  /** Reach another account than the stack config's (`svc:*`). Stored as a secret. */
-  connection?: pulumi.Input<ConnectionArgs>;
-}
+/**
+ * The inputs of an AppToken: derived from the schema check validates (provider/schemas/appTokenInputs.ts), where
+ * each field is documented. hashType (default SHA256), sessionType (default USER) and expiry replace on change;
+ * keepers force a new token; adoptId takes over an existing one; connection reaches another account (a secret).
+ */
+export type AppTokenArgs = PulumiInputs<Omit<AppTokenProgramInputs, "connection">> & { connection?: pulumi.Input<ConnectionArgs> };
 
 export class AppToken extends pulumi.dynamic.Resource {
-  static readonly __pulumiType = "pulumi-nodejs:svc:AppToken";
+  /** The engine's type token: dynamic resources are named `pulumi-nodejs:dynamic/<module>:<type>`. */
+  static readonly __pulumiType = dynamicTypeToken("AppToken");
 
   /** The platform's id of the token (also the resource id). */
   declare readonly tokenId: pulumi.Output<string>;
@@ -61,7 +50,7 @@ export class AppToken extends pulumi.dynamic.Resource {
   }
 
   static override isInstance(obj: unknown): obj is AppToken {
-    return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === AppToken.__pulumiType;
+    return isResourceOfType(obj, AppToken.__pulumiType);
   }
 
   constructor(name: string, args: AppTokenArgs = {}, opts: pulumi.CustomResourceOptions = {}) {
@@ -84,6 +73,6 @@ export class AppToken extends pulumi.dynamic.Resource {
       createdAt: undefined,
       updatedAt: undefined,
     };
-    super(shimFor("appToken"), name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token", "connection"] }), "svc", "AppToken");
+    super(shimFor("appToken"), name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token", "connection"] }), RESOURCE_MODULE, "AppToken");
   }
 }

@@ -5,40 +5,24 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { HttpMethodName, SecureHashingAlgoName } from "../../sdk/contract/platform";
-import type { TemplateEvent } from "../schemas/httpNotificationTemplateInputs";
+import type { HttpNotificationTemplateProgramInputs } from "../schemas/httpNotificationTemplateInputs";
 import type { ConnectionArgs } from "./connectionArgs";
+import type { PulumiInputs } from "./inputs";
 import { shimFor } from "./shim";
+import { dynamicTypeToken, isResourceOfType, RESOURCE_MODULE } from "./typeToken";
 
-export interface HttpNotificationTemplateArgs {
-  /** The system template to clone, by id; or use systemTemplateName or event (exactly one of the three). */
-  systemTemplateId?: pulumi.Input<string>;
-  /** The system template to clone, by its system name (e.g. HTTP_ENTRY_ADDED). */
-  systemTemplateName?: pulumi.Input<string>;
-  /** The system template to clone, by the event it reacts to (e.g. "entry.added"). */
-  event?: pulumi.Input<TemplateEvent>;
-  /** Display name, at least 3 characters. */
-  name: pulumi.Input<string>;
-  /** Machine name, unique among the account's templates. */
-  systemName?: pulumi.Input<string>;
-  description?: pulumi.Input<string>;
-  /** Where deliveries go: https, or http on a loopback address for local testing. */
-  url: pulumi.Input<string>;
-  /** POST (default), PUT, GET or DELETE. */
-  method?: pulumi.Input<HttpMethodName>;
-  /** Signs every delivery (X-SVC-SIGNATURE = hex SHA256 of secret + body); at least 16 characters. */
-  signSecret: pulumi.Input<string>;
-  /** SHA256 (default), SHA1 or SHA512. */
-  secureHashingAlgo?: pulumi.Input<SecureHashingAlgoName>;
-  /** false keeps the template disabled (default true). */
-  active?: pulumi.Input<boolean>;
-  /** Adopt an existing template by id instead of cloning: verified, then brought to these values. */
-  adoptId?: pulumi.Input<string>;
-  /** Reach another account than the stack config's (`svc:*`). Stored as a secret. */
+/**
+ * The inputs of an HttpNotificationTemplate: derived from the schema check validates
+ * (provider/schemas/httpNotificationTemplateInputs.ts), where each field is documented. Exactly one of
+ * systemTemplateId, systemTemplateName or event chooses the system template; name, url and signSecret are required.
+ */
+export type HttpNotificationTemplateArgs = PulumiInputs<Omit<HttpNotificationTemplateProgramInputs, "connection">> & {
   connection?: pulumi.Input<ConnectionArgs>;
-}
+};
 
 export class HttpNotificationTemplate extends pulumi.dynamic.Resource {
-  static readonly __pulumiType = "pulumi-nodejs:svc:HttpNotificationTemplate";
+  /** The engine's type token: dynamic resources are named `pulumi-nodejs:dynamic/<module>:<type>`. */
+  static readonly __pulumiType = dynamicTypeToken("HttpNotificationTemplate");
 
   declare readonly templateId: pulumi.Output<string>;
   declare readonly partnerId: pulumi.Output<number>;
@@ -67,7 +51,7 @@ export class HttpNotificationTemplate extends pulumi.dynamic.Resource {
   }
 
   static override isInstance(obj: unknown): obj is HttpNotificationTemplate {
-    return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === HttpNotificationTemplate.__pulumiType;
+    return isResourceOfType(obj, HttpNotificationTemplate.__pulumiType);
   }
 
   constructor(name: string, args: HttpNotificationTemplateArgs, opts: pulumi.CustomResourceOptions = {}) {
@@ -105,7 +89,7 @@ export class HttpNotificationTemplate extends pulumi.dynamic.Resource {
       name,
       props,
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["signSecret", "connection"] }),
-      "svc",
+      RESOURCE_MODULE,
       "HttpNotificationTemplate",
     );
   }

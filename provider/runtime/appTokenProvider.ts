@@ -4,19 +4,24 @@
  * replacement (the default), so consumers never see a gap; read returns the server's truth; delete treats gone as done.
  */
 import type { AppToken as AppTokenRecord } from "../../sdk/contract/platform";
-import { SessionType } from "../../sdk/contract/platform";
+import { AppTokenStatus, SessionType } from "../../sdk/contract/platform";
 import { AppTokenInputs, APP_TOKEN_IN_PLACE, APP_TOKEN_REPLACES, type SessionTypeName } from "../schemas/appTokenInputs";
-import type { ConnectionInput } from "../schemas/connection";
 import { checkConnection, checkFields, type CheckResult } from "./check";
 import { clientFor, operationSignal } from "./clients";
-import { diffFields, keptState, plain, type DiffOutcome } from "./diff";
+import { diffFields, inputsFromOutputs, keptState, plain, type DiffOutcome } from "./diff";
 import { ProviderError, unlessGone } from "./errors";
-import { UNKNOWN } from "./unknowns";
+import { isUnknown } from "./unknowns";
 
 type Props = Record<string, unknown>;
+/**
+ * The engine hands create/update what check returned (the schema's output) and read/update/delete the outputs in
+ * state: typed once, at the entry of each method, and typed from there on.
+ */
+type Inputs = AppTokenInputs;
+type State = AppTokenOutputs;
 
 /** The outputs of an AppToken: every AppToken field, plus the inputs that have no server counterpart. */
-export function appTokenOutputs(token: AppTokenRecord, inputs: Props, previousToken?: unknown): Props {
+export function appTokenOutputs(token: AppTokenRecord, inputs: Pick<Inputs, "keepers" | "adoptId" | "connection">, previousToken?: unknown) {
   return plain({
     tokenId: token.id,
     // The value is returned on add and to the account admin on get; otherwise keep the value we already hold.
@@ -37,33 +42,21 @@ export function appTokenOutputs(token: AppTokenRecord, inputs: Props, previousTo
     connection: inputs.connection,
   });
 }
+export type AppTokenOutputs = ReturnType<typeof appTokenOutputs>;
 
 function sessionTypeName(value: number): SessionTypeName {
   return value === SessionType.ADMIN ? "ADMIN" : "USER";
 }
 
-function creationFields(inputs: Props) {
-  return {
-    hashType: inputs.hashType as AppTokenRecord["hashType"],
-    sessionType: SessionType[inputs.sessionType as SessionTypeName],
-    sessionDuration: inputs.sessionDuration as number,
-    sessionPrivileges: inputs.sessionPrivileges as string,
-    sessionUserId: inputs.sessionUserId as string,
-    description: inputs.description as string,
-    expiry: inputs.expiry as number,
-  };
+function creationFields(inputs: Inputs) {
+  const { hashType, sessionType, sessionDuration, sessionPrivileges, sessionUserId, description, expiry } = inputs;
+  return { hashType, sessionType: SessionType[sessionType], sessionDuration, sessionPrivileges, sessionUserId, description, expiry };
 }
 
-function inPlaceFields(inputs: Props) {
-  return {
-    description: inputs.description as string,
-    sessionDuration: inputs.sessionDuration as number,
-    sessionPrivileges: inputs.sessionPrivileges as string,
-    sessionUserId: inputs.sessionUserId as string,
-  };
+function inPlaceFields(inputs: Inputs) {
+  const { description, sessionDuration, sessionPrivileges, sessionUserId } = inputs;
+  return { description, sessionDuration, sessionPrivileges, sessionUserId };
 }
-
-const connectionOf = (props: Props) => props.connection as ConnectionInput | undefined;
 
 export const appTokenProvider = {
   async check(olds: Props, news: Props): Promise<CheckResult> {
@@ -82,56 +75,47 @@ export const appTokenProvider = {
     return { changes: changed.length > 0, replaces };
   },
 
-  async create(inputs: Props): Promise<{ id: string; outs: Props }> {
-    const client = clientFor(connectionOf(inputs));
+  async create(raw: Props): Promise<{ id: string; outs: State }> {
+    const inputs = raw as Inputs;
+    const client = clientFor(inputs.connection);
     const signal = operationSignal();
     if (typeof inputs.adoptId === "string") return adopt(inputs.adoptId, inputs, signal);
     const token = await client.appTokens.add(creationFields(inputs), { signal });
     return { id: token.id, outs: appTokenOutputs(token, inputs) };
   },
 
-  async read(id: string, props: Props): Promise<{ id: string; props?: Props; inputs?: Props }> {
-    const client = clientFor(connectionOf(props));
+  async read(id: string, state: Props): Promise<{ id: string; props?: State; inputs?: Props }> {
+    const props = state as State;
+    const client = clientFor(props.connection);
     const token = await unlessGone(() => client.appTokens.get(id, { signal: operationSignal() }));
-    if (!token || token.status === 3) return { id: "" }; // deleted outside Pulumi: refresh drops it, up recreates it
+    if (!token || token.status === AppTokenStatus.DELETED) return { id: "" }; // deleted outside Pulumi: refresh drops it, up recreates it
     const outs = appTokenOutputs(token, props, props.token);
-    const inputs = plain({
-      hashType: outs.hashType,
-      sessionType: outs.sessionType,
-      sessionDuration: outs.sessionDuration,
-      sessionPrivileges: outs.sessionPrivileges,
-      sessionUserId: outs.sessionUserId,
-      description: outs.description,
-      expiry: outs.expiry,
-      keepers: props.keepers,
-      adoptId: props.adoptId,
-      connection: props.connection,
-    });
-    return { id, props: outs, inputs };
+    return { id, props: outs, inputs: inputsFromOutputs(AppTokenInputs, outs) };
   },
 
-  async update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+  async update(id: string, oldState: Props, newInputs: Props): Promise<{ outs: Props }> {
+    const [olds, news] = [oldState as State, newInputs as Inputs];
     const { changed } = diffFields(olds, news, APP_TOKEN_IN_PLACE, []);
     if (changed.length === 0) return { outs: keptState(olds, news, ["keepers", "adoptId", "connection"]) };
-    const client = clientFor(connectionOf(news));
+    const client = clientFor(news.connection);
     const token = await client.appTokens.update(id, inPlaceFields(news), { signal: operationSignal() });
     return { outs: appTokenOutputs(token, news, olds.token) };
   },
 
-  async delete(id: string, props: Props): Promise<void> {
-    const client = clientFor(connectionOf(props));
+  async delete(id: string, state: Props): Promise<void> {
+    const client = clientFor((state as State).connection);
     await unlessGone(() => client.appTokens.delete(id, { signal: operationSignal() })); // already gone counts as deleted
   },
 };
 
 /** Adopt an existing token: verified and read, never duplicated; in-place fields converge to the inputs. */
-async function adopt(id: string, inputs: Props, signal: AbortSignal): Promise<{ id: string; outs: Props }> {
-  const client = clientFor(connectionOf(inputs));
+async function adopt(id: string, inputs: Inputs, signal: AbortSignal): Promise<{ id: string; outs: State }> {
+  const client = clientFor(inputs.connection);
   const token = await unlessGone(() => client.appTokens.get(id, { signal }));
   if (!token) throw new ProviderError(`adoptId: app token ${id} was not found in partner ${client.partnerId}; nothing was created`);
   const mismatched = (["hashType", "sessionType", "expiry"] as const).filter((key) => {
     const actual = key === "sessionType" ? sessionTypeName(token.sessionType) : token[key];
-    return inputs[key] !== UNKNOWN && actual !== inputs[key];
+    return !isUnknown(inputs[key]) && actual !== inputs[key];
   });
   if (mismatched.length > 0) {
     const detail = mismatched.map((key) => `${key} is ${key === "sessionType" ? sessionTypeName(token.sessionType) : token[key]} on the server but ${String(inputs[key])} in the program`).join("; ");

@@ -4,6 +4,7 @@
  * and defaults are filled in so that diff compares like with like.
  */
 import type { z } from "zod";
+import { describeIssues } from "../../sdk/contract/issues";
 import type { ConnectionInput } from "../schemas/connection";
 import { connectionProblem } from "./clients";
 import { isUnknown } from "./unknowns";
@@ -41,19 +42,10 @@ export function checkFields(shape: Record<string, z.ZodType>, news: Record<strin
     if (parsed.success) {
       if (parsed.data !== undefined) inputs[key] = parsed.data;
     } else {
-      failures.push({ property: secretFields.includes(key) ? "" : key, reason: describeIssues(key, parsed.error.issues) });
+      failures.push({ property: secretFields.includes(key) ? "" : key, reason: describeIssues(parsed.error.issues, { path: [key] }) });
     }
   }
   return { inputs, failures };
-}
-
-function describeIssues(key: string, issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .map((issue) => {
-      const path = [key, ...issue.path.map(String)].join(".");
-      return `${path}: ${issue.message}`;
-    })
-    .join("; ");
 }
 
 /**

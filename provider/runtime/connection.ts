@@ -3,7 +3,7 @@
  * input first, then stack config (`svc:*`, handed to configure() by the engine, secrets decrypted), then the
  * environment (SVC_*). Credentials are never captured into the serialized provider nor copied into state by us.
  */
-import type { HashType } from "../../sdk/contract/platform";
+import { HashType } from "../../sdk/contract/platform";
 import type { ConnectionInput } from "../schemas/connection";
 
 export interface ResolvedConnection {
@@ -61,9 +61,9 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
   const ks = pick("ks");
   if (appTokenId || appToken) {
     if (!appTokenId || !appToken) throw new ConnectionError(`An app token needs both ${where("appTokenId")} and ${where("appToken")} (set the value with --secret)`);
-    const hashType = (pick("appTokenHashType") ?? "SHA256") as HashType;
-    if (!["SHA1", "SHA256", "SHA512", "MD5"].includes(hashType)) throw new ConnectionError(`svc:appTokenHashType must be one of SHA256, SHA1, SHA512, MD5`);
-    return { baseUrl, partnerId, auth: { appTokenId, appToken, hashType }, requestTimeoutMs };
+    const hashType = HashType.safeParse(pick("appTokenHashType") ?? "SHA256");
+    if (!hashType.success) throw new ConnectionError(`svc:appTokenHashType must be one of ${HashType.options.join(", ")}`);
+    return { baseUrl, partnerId, auth: { appTokenId, appToken, hashType: hashType.data }, requestTimeoutMs };
   }
   if (adminSecret) return { baseUrl, partnerId, auth: { adminSecret }, requestTimeoutMs };
   if (ks) return { baseUrl, partnerId, auth: { ks }, requestTimeoutMs };

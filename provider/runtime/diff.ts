@@ -41,6 +41,15 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return ka.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
+/**
+ * The inputs read reports: each field of the resource's input schema, taken from the outputs (the server's value
+ * for server-backed fields; the outputs carry the input-only fields through from state). Derived from the schema's
+ * keys, so a new input field cannot be forgotten here.
+ */
+export function inputsFromOutputs(schemaShape: Record<string, unknown>, outputs: Record<string, unknown>): Record<string, unknown> {
+  return plain(Object.fromEntries(Object.keys(schemaShape).map((key) => [key, outputs[key]])));
+}
+
 /** Outputs must be plain JSON: drop undefined values (the host cannot serialize them). */
 export function plain<T extends Record<string, unknown>>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;

@@ -1,10 +1,9 @@
 /** Errors of the provider runtime. Messages name the field and what was expected, and never carry a secret. */
+import { isNotFound } from "../../sdk/contract/platform";
 
-/** Codes meaning "this object does not exist (any more)". */
-const GONE = new Set(["APP_TOKEN_ID_NOT_FOUND", "EVENT_NOTIFICATION_TEMPLATE_NOT_FOUND"]);
-
+/** An error saying the object does not exist (any more): the contract's not-found codes. */
 export function isGone(error: unknown): boolean {
-  return typeof error === "object" && error !== null && GONE.has(String((error as { code?: unknown }).code));
+  return typeof error === "object" && error !== null && isNotFound(error);
 }
 
 /** Runs a call on one object; undefined when the object does not exist (any more), any other failure throws. */

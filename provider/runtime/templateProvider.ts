@@ -3,30 +3,36 @@
  * in place (update, updateStatus); a different source template replaces, deleting first when the systemName must
  * stay unique. A failed activation removes the clone, or, if even that fails, records it as a partial failure.
  */
-import type { EventNotificationTemplate, HttpMethodName, SecureHashingAlgoName } from "../../sdk/contract/platform";
+import type { EventNotificationTemplate } from "../../sdk/contract/platform";
 import { HttpMethod, SecureHashingAlgo, TemplateStatus, TemplateType } from "../../sdk/contract/platform";
 import type { SvcClient } from "../../sdk";
-import type { ConnectionInput } from "../schemas/connection";
+import { templateMatchesEvent } from "../../sdk/contract/events";
 import {
   HttpNotificationTemplateInputs,
-  TEMPLATE_EVENTS,
   TEMPLATE_IN_PLACE,
   TEMPLATE_REPLACES,
-  type TemplateEvent,
 } from "../schemas/httpNotificationTemplateInputs";
 import { checkConnection, checkFields, type CheckResult } from "./check";
 import { clientFor, operationSignal } from "./clients";
-import { diffFields, keptState, plain, sameValue, type DiffOutcome } from "./diff";
+import { diffFields, inputsFromOutputs, keptState, plain, sameValue, type DiffOutcome } from "./diff";
 import { PartialCreateError, ProviderError, unlessGone } from "./errors";
 import { isUnknown } from "./unknowns";
 
 type Props = Record<string, unknown>;
+/**
+ * The engine hands create/update what check returned (the schema's output) and read/update/delete the outputs in
+ * state: typed once, at the entry of each method, and typed from there on.
+ */
+type Inputs = HttpNotificationTemplateInputs;
+type State = TemplateOutputs;
+/** The input-only fields the outputs carry through from the inputs. */
+type CarriedInputs = Pick<Inputs, "systemTemplateId" | "systemTemplateName" | "event" | "signSecret" | "adoptId" | "connection">;
 
 const nameOf = <T extends Record<string, number>>(table: T, value: number | undefined): keyof T | undefined =>
   (Object.keys(table) as (keyof T)[]).find((key) => table[key] === value);
 
 /** Outputs: the server's record, with the write-once signSecret kept from the inputs (never read back). */
-export function templateOutputs(template: EventNotificationTemplate, inputs: Props, sourceTemplateId: unknown): Props {
+export function templateOutputs(template: EventNotificationTemplate, inputs: CarriedInputs, sourceTemplateId: string | undefined) {
   return plain({
     templateId: template.id,
     partnerId: template.partnerId,
@@ -51,20 +57,13 @@ export function templateOutputs(template: EventNotificationTemplate, inputs: Pro
     connection: inputs.connection,
   });
 }
+export type TemplateOutputs = ReturnType<typeof templateOutputs>;
 
-function cloneFields(inputs: Props) {
-  return plain({
-    name: inputs.name as string,
-    systemName: inputs.systemName as string | undefined,
-    description: inputs.description as string,
-    url: inputs.url as string,
-    method: HttpMethod[inputs.method as HttpMethodName],
-    signSecret: inputs.signSecret as string,
-    secureHashingAlgo: SecureHashingAlgo[inputs.secureHashingAlgo as SecureHashingAlgoName],
-  });
+function cloneFields(inputs: Inputs) {
+  const { name, systemName, description, url, method, signSecret, secureHashingAlgo } = inputs;
+  return plain({ name, systemName, description, url, method: HttpMethod[method], signSecret, secureHashingAlgo: SecureHashingAlgo[secureHashingAlgo] });
 }
 
-const connectionOf = (props: Props) => props.connection as ConnectionInput | undefined;
 const SELECTORS = ["systemTemplateId", "systemTemplateName", "event"] as const;
 
 export const templateProvider = {
@@ -88,8 +87,9 @@ export const templateProvider = {
     return { changes: changed.length > 0, replaces, ...(deleteBeforeReplace ? { deleteBeforeReplace } : {}) };
   },
 
-  async create(inputs: Props): Promise<{ id: string; outs: Props }> {
-    const client = clientFor(connectionOf(inputs));
+  async create(raw: Props): Promise<{ id: string; outs: State }> {
+    const inputs = raw as Inputs;
+    const client = clientFor(inputs.connection);
     const signal = operationSignal();
     const source = await resolveSource(client, inputs, signal);
     if (typeof inputs.adoptId === "string") return adopt(client, inputs.adoptId, inputs, source.id, signal);
@@ -115,33 +115,20 @@ export const templateProvider = {
     }
   },
 
-  async read(id: string, props: Props): Promise<{ id: string; props?: Props; inputs?: Props }> {
-    const client = clientFor(connectionOf(props));
+  async read(id: string, state: Props): Promise<{ id: string; props?: State; inputs?: Props }> {
+    const props = state as State;
+    const client = clientFor(props.connection);
     const template = await unlessGone(() => client.templates.get(id, { signal: operationSignal() }));
     if (!template || template.status === TemplateStatus.DELETED) return { id: "" };
     const outs = templateOutputs(template, props, props.sourceTemplateId);
-    const inputs = plain({
-      systemTemplateId: props.systemTemplateId,
-      systemTemplateName: props.systemTemplateName,
-      event: props.event,
-      name: outs.name,
-      systemName: outs.systemName,
-      description: outs.description,
-      url: outs.url,
-      method: outs.method,
-      signSecret: props.signSecret,
-      secureHashingAlgo: outs.secureHashingAlgo,
-      active: outs.active,
-      adoptId: props.adoptId,
-      connection: props.connection,
-    });
-    return { id, props: outs, inputs };
+    return { id, props: outs, inputs: inputsFromOutputs(HttpNotificationTemplateInputs, outs) };
   },
 
-  async update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+  async update(id: string, oldState: Props, newInputs: Props): Promise<{ outs: Props }> {
+    const [olds, news] = [oldState as State, newInputs as Inputs];
     const { changed } = diffFields(olds, news, TEMPLATE_IN_PLACE, []);
     if (changed.length === 0) return { outs: keptState(olds, news, ["adoptId", "connection"]) };
-    const client = clientFor(connectionOf(news));
+    const client = clientFor(news.connection);
     const signal = operationSignal();
     let template = changed.some((key) => key !== "active") ? await client.templates.update(id, cloneFields(news), { signal }) : await client.templates.get(id, { signal });
     if (changed.includes("active")) {
@@ -150,22 +137,22 @@ export const templateProvider = {
     return { outs: templateOutputs(template, news, olds.sourceTemplateId) };
   },
 
-  async delete(id: string, props: Props): Promise<void> {
-    const client = clientFor(connectionOf(props));
+  async delete(id: string, state: Props): Promise<void> {
+    const client = clientFor((state as State).connection);
     await unlessGone(() => client.templates.delete(id, { signal: operationSignal() }));
   },
 };
 
 /** The system template to clone, from whichever selector the program gave. */
-async function resolveSource(client: SvcClient, inputs: Props, signal: AbortSignal): Promise<EventNotificationTemplate> {
+async function resolveSource(client: SvcClient, inputs: Inputs, signal: AbortSignal): Promise<EventNotificationTemplate> {
   const { objects } = await client.templates.listTemplates({ typeEqual: TemplateType.HTTP }, { pageSize: 500 }, { signal });
-  const wanted = inputs.event as TemplateEvent | undefined;
+  const wanted = inputs.event;
   const match = objects.find((t) =>
     inputs.systemTemplateId !== undefined
       ? t.id === inputs.systemTemplateId
       : inputs.systemTemplateName !== undefined
         ? t.systemName === inputs.systemTemplateName
-        : wanted !== undefined && t.eventType === TEMPLATE_EVENTS[wanted].eventType && t.eventObjectType === TEMPLATE_EVENTS[wanted].eventObjectType,
+        : wanted !== undefined && templateMatchesEvent(t, wanted),
   );
   if (match) return match;
   const field = SELECTORS.find((key) => inputs[key] !== undefined) ?? "systemTemplateId";
@@ -174,7 +161,7 @@ async function resolveSource(client: SvcClient, inputs: Props, signal: AbortSign
 }
 
 /** Adopt an existing template: verified and read, never duplicated; in-place fields converge to the inputs. */
-async function adopt(client: SvcClient, id: string, inputs: Props, sourceId: string, signal: AbortSignal): Promise<{ id: string; outs: Props }> {
+async function adopt(client: SvcClient, id: string, inputs: Inputs, sourceId: string, signal: AbortSignal): Promise<{ id: string; outs: State }> {
   let template = await unlessGone(() => client.templates.get(id, { signal }));
   if (!template) throw new ProviderError(`adoptId: template ${id} was not found; nothing was created`);
   if (template.type !== TemplateType.HTTP) throw new ProviderError(`adoptId: template ${id} is of type ${template.type}, expected ${TemplateType.HTTP}`);

@@ -28,7 +28,10 @@ export const AppTokenInputs = {
 } satisfies Record<string, z.ZodType>;
 
 const all = z.object(AppTokenInputs);
+/** The checked inputs (defaults filled in): what create and update receive. */
 export type AppTokenInputs = z.output<typeof all>;
+/** What a program may pass (before defaults): the resource's Args are derived from it. */
+export type AppTokenProgramInputs = z.input<typeof all>;
 
 /** Fields the platform updates in place; every other input replaces the token. */
 export const APP_TOKEN_IN_PLACE = ["description", "sessionDuration", "sessionPrivileges", "sessionUserId"] as const;

@@ -1,31 +1,17 @@
 /** The inputs of an HttpNotificationTemplate, as check validates them. */
 import { z } from "zod";
-import { HttpMethod, SecureHashingAlgo } from "../../sdk/contract/platform";
+import { EVENT_KEYS, EVENTS, type EventKey } from "../../sdk/contract/events";
+import { HttpMethod, SecureHashingAlgo, WebhookUrl as ContractWebhookUrl } from "../../sdk/contract/platform";
 import { ConnectionInput } from "./connection";
 
-/** Friendly event names, matched against the system templates' eventType and eventObjectType. */
-export const TEMPLATE_EVENTS = {
-  "entry.added": { eventType: "2", eventObjectType: "1" },
-  "entry.updated": { eventType: "11", eventObjectType: "1" },
-  "entry.deleted": { eventType: "7", eventObjectType: "1" },
-  "entry.ready": { eventType: "12", eventObjectType: "1" },
-  "entry.transcoding_complete": { eventType: "12", eventObjectType: "4" },
-  "metadata.changed": { eventType: "6", eventObjectType: "7" },
-  "category.user_added": { eventType: "5", eventObjectType: "12" },
-} as const;
-export type TemplateEvent = keyof typeof TEMPLATE_EVENTS;
-const eventNames = Object.keys(TEMPLATE_EVENTS) as [TemplateEvent, ...TemplateEvent[]];
+/** Friendly event names (the contract's catalog), matched against the system templates' eventType and eventObjectType. */
+export const TEMPLATE_EVENTS = EVENTS;
+export type TemplateEvent = EventKey;
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+/** https only, except loopback addresses (for local testing against the emulator): the contract's rule. */
+export const WebhookUrl = ContractWebhookUrl;
 
-/** https only, except loopback addresses (for local testing against the emulator). */
-export const WebhookUrl = z.url().refine(
-  (value) => {
-    const url = new URL(value);
-    return url.protocol === "https:" || (url.protocol === "http:" && (LOOPBACK.has(url.hostname) || url.hostname.startsWith("127.")));
-  },
-  { message: "expected an https:// URL (plain http is allowed only for loopback addresses such as http://127.0.0.1)" },
-);
+const names = <T extends Record<string, unknown>>(table: T) => Object.keys(table) as [keyof T & string, ...(keyof T & string)[]];
 
 export const HttpNotificationTemplateInputs = {
   /** The system template to clone, by id ... */
@@ -33,18 +19,16 @@ export const HttpNotificationTemplateInputs = {
   /** ... or by its system name (e.g. HTTP_ENTRY_ADDED) ... */
   systemTemplateName: z.string().min(1).optional(),
   /** ... or by the event it reacts to. Exactly one of the three. */
-  event: z.enum(eventNames).optional(),
+  event: z.enum(EVENT_KEYS).optional(),
   name: z.string().min(3, "expected a name of at least 3 characters"),
   /** Machine name, unique among the account's templates. */
   systemName: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, "expected letters, digits, _ . or -").optional(),
   description: z.string().default(""),
   url: WebhookUrl,
-  method: z.enum(Object.keys(HttpMethod) as [keyof typeof HttpMethod, ...(keyof typeof HttpMethod)[]]).default("POST"),
+  method: z.enum(names(HttpMethod)).default("POST"),
   /** The signing secret of deliveries (X-SVC-SIGNATURE). A Pulumi secret; compared with state, never read back. */
   signSecret: z.string().min(16, "expected a signing secret of at least 16 characters"),
-  secureHashingAlgo: z
-    .enum(Object.keys(SecureHashingAlgo) as [keyof typeof SecureHashingAlgo, ...(keyof typeof SecureHashingAlgo)[]])
-    .default("SHA256"),
+  secureHashingAlgo: z.enum(names(SecureHashingAlgo)).default("SHA256"),
   /** false keeps the template disabled. */
   active: z.boolean().default(true),
   /** Adopt an existing template of the account by id instead of cloning (verified and read, never duplicated). */
@@ -53,7 +37,10 @@ export const HttpNotificationTemplateInputs = {
 } satisfies Record<string, z.ZodType>;
 
 const all = z.object(HttpNotificationTemplateInputs);
+/** The checked inputs (defaults filled in): what create and update receive. */
 export type HttpNotificationTemplateInputs = z.output<typeof all>;
+/** What a program may pass (before defaults): the resource's Args are derived from it. */
+export type HttpNotificationTemplateProgramInputs = z.input<typeof all>;
 
 /** Fields updated in place (update, updateStatus); the template source replaces. */
 export const TEMPLATE_IN_PLACE = ["name", "systemName", "description", "url", "method", "signSecret", "secureHashingAlgo", "active"] as const;

@@ -2,8 +2,9 @@
  * Backend client of the avatar session API ({avatar_api_url}). Thin methods: each builds one call for
  * avatarRequest. Create uses `Authorization: KS <ks>` on /v1/avatar-session/create (the real service's path;
  * the emulator also takes /v1/avatar-session); later calls use `Authorization: Bearer <JWT>`.
- * Retry by what the operation does: create, init-client and say-* are not idempotent (retried only when the
- * request cannot have reached the server); keep-alive, interrupt and end are.
+ * Retry by what the operation does, from the contract's AVATAR_OPERATIONS table (shared with the browser library):
+ * create, init-client and say-* are not repeat-safe (retried only when the request cannot have reached the server);
+ * keep-alive, interrupt and end are.
  */
 import {
   AVATAR_PATHS,
@@ -15,6 +16,7 @@ import {
   SuccessResponse,
   type VoiceConfig,
 } from "../contract/avatar";
+import { describeIssues } from "../contract/issues";
 import { SvcValidationError } from "../errors";
 import { registerSecret } from "../redact";
 import type { CallOptions } from "../transport";
@@ -49,14 +51,11 @@ export class AvatarSessionApi {
       ...(input?.voice ? { voiceConfig: input.voice } : {}),
       ...(input?.clientId !== undefined ? { clientId: input.clientId } : {}),
     });
-    if (!body.success) {
-      const issue = body.error.issues[0];
-      throw new SvcValidationError(`avatar create: ${issue?.path.join(".") === "visualConfig.id" ? "visualId" : issue?.path.join(".")}: ${issue?.message}`);
-    }
+    if (!body.success) throw new SvcValidationError(`avatar create: ${describeIssues(body.error.issues, { max: 1 }).replace(/^visualConfig\.id/, "visualId")}`);
     const ks = await ksOf(input.ks, this.client.ks, "avatar create");
     const created = await avatarRequest(
       this.client.transport,
-      { op: "create", url: this.url(AVATAR_PATHS.create), authorization: `KS ${ks}`, json: body.data, idempotent: false, schema: CreateSessionResponse },
+      { op: "create", url: this.url(AVATAR_PATHS.create), authorization: `KS ${ks}`, json: body.data, schema: CreateSessionResponse },
       options,
     );
     registerSecret(created.token);
@@ -65,17 +64,17 @@ export class AvatarSessionApi {
 
   /** WHEP URL and TURN server for the viewer. Not safe to repeat: each call may open another WHEP resource. */
   async initClient(session: AvatarSessionHandle, options?: CallOptions): Promise<InitClientResponse> {
-    return this.onSession("init-client", session, {}, false, InitClientResponse, options);
+    return this.onSession("init-client", session, {}, InitClientResponse, options);
   }
 
   async keepAlive(session: AvatarSessionHandle, options?: CallOptions): Promise<void> {
-    await this.onSession("keep-alive", session, {}, true, SuccessResponse, options);
+    await this.onSession("keep-alive", session, {}, SuccessResponse, options);
   }
 
   async sayText(session: AvatarSessionHandle, input: SayTextRequest, options?: CallOptions): Promise<SayResponse> {
     const body = SayTextRequest.safeParse(input);
-    if (!body.success) throw new SvcValidationError(`avatar say-text: ${body.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-    return this.onSession("say-text", session, body.data, false, SayResponse, options);
+    if (!body.success) throw new SvcValidationError(`avatar say-text: ${describeIssues(body.error.issues, { input })}`);
+    return this.onSession("say-text", session, body.data, SayResponse, options);
   }
 
   /** Speak an MP3 (44.1 kHz) file: multipart with `turnId`, `duration` (seconds) and the `audio` part. */
@@ -89,13 +88,13 @@ export class AvatarSessionApi {
     );
     return avatarRequest(
       this.client.transport,
-      { op: "say-audio", url: this.url(AVATAR_PATHS.session(this.idOf(session), "say-audio")), authorization: this.bearer(session), multipart, idempotent: false, schema: SayResponse },
+      { op: "say-audio", url: this.url(AVATAR_PATHS.session(this.idOf(session), "say-audio")), authorization: this.bearer(session), multipart, schema: SayResponse },
       options,
     );
   }
 
   async interrupt(session: AvatarSessionHandle, options?: CallOptions): Promise<void> {
-    await this.onSession("interrupt", session, {}, true, SuccessResponse, options);
+    await this.onSession("interrupt", session, {}, SuccessResponse, options);
   }
 
   /**
@@ -104,7 +103,7 @@ export class AvatarSessionApi {
    */
   async end(session: AvatarSessionHandle, options?: CallOptions): Promise<{ alreadyEnded: boolean; reason?: string }> {
     try {
-      await this.onSession("end", session, {}, true, SuccessResponse, options);
+      await this.onSession("end", session, {}, SuccessResponse, options);
       return { alreadyEnded: false };
     } catch (error) {
       if (error instanceof AvatarApiError && (error.code === "AVATAR_SESSION_GONE" || error.code === "AVATAR_SESSION_NOT_FOUND")) {
@@ -122,11 +121,10 @@ export class AvatarSessionApi {
     op: "init-client" | "keep-alive" | "say-text" | "interrupt" | "end",
     session: AvatarSessionHandle,
     json: unknown,
-    idempotent: boolean,
     schema: T,
     options: CallOptions | undefined,
   ) {
-    return avatarRequest(this.client.transport, { op, url: this.url(AVATAR_PATHS.session(this.idOf(session), op)), authorization: this.bearer(session), json, idempotent, schema }, options);
+    return avatarRequest(this.client.transport, { op, url: this.url(AVATAR_PATHS.session(this.idOf(session), op)), authorization: this.bearer(session), json, schema }, options);
   }
 
   private idOf(session: AvatarSessionHandle): string {

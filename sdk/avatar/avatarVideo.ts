@@ -14,6 +14,7 @@ import {
   type AvatarVideo,
   type ConfigurationCheck,
 } from "../contract/avatar";
+import { describeIssues } from "../contract/issues";
 import { SvcValidationError } from "../errors";
 import type { CallOptions } from "../transport";
 import { ksOf, resolveClient, type AvatarClientOptions, type KsSource, type ResolvedClient } from "./options";
@@ -47,7 +48,7 @@ export class AvatarVideoApi {
     const ks = await ksOf(input.ks, this.client.ks, "checkConfiguration");
     const response = await avatarRequest(
       this.client.transport,
-      { op: "checkConfiguration", url: this.client.baseUrl + AVATAR_PATHS.checkConfiguration, authorization: `Bearer ${ks}`, json: {}, idempotent: true, schema: CheckConfigurationResponse },
+      { op: "checkConfiguration", url: this.client.baseUrl + AVATAR_PATHS.checkConfiguration, authorization: `Bearer ${ks}`, json: {}, schema: CheckConfigurationResponse },
       options,
     );
     const failing = response.checks.filter((check) => !check.valid).map((check) => check.name);
@@ -74,10 +75,10 @@ export class AvatarVideoApi {
     if (this.client.ownsTransport) await this.client.transport.close();
   }
 
-  private async listCall(op: string, path: string, input: ListInput) {
+  private async listCall(op: "listVideos" | "listAvatars", path: string, input: ListInput) {
     const pager = ListRequest.safeParse({ pageSize: input.pageSize, pageIndex: input.pageIndex });
-    if (!pager.success) throw new SvcValidationError(`${op}: ${pager.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    if (!pager.success) throw new SvcValidationError(`${op}: ${describeIssues(pager.error.issues)}`);
     const ks = await ksOf(input.ks, this.client.ks, op);
-    return { op, url: this.client.baseUrl + path, authorization: `Bearer ${ks}`, json: pager.data, idempotent: true };
+    return { op, url: this.client.baseUrl + path, authorization: `Bearer ${ks}`, json: pager.data };
   }
 }

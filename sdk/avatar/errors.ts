@@ -2,6 +2,7 @@
  * Errors of the avatar APIs (backend clients): one class on the sdk's SvcError base with a stable code per
  * status of the spec's tables. `status` is the HTTP status, `reason` the end reason a 410 carries.
  */
+import { avatarStatusMeaning, type AvatarStatusMeaning } from "../contract/avatar";
 import { SvcError, type SvcErrorInit } from "../errors";
 
 export type AvatarApiErrorCode =
@@ -15,14 +16,18 @@ export type AvatarApiErrorCode =
   | "AVATAR_SERVER_ERROR" // 5xx
   | "AVATAR_HTTP_ERROR"; // anything else
 
-const BY_STATUS: Record<number, AvatarApiErrorCode> = {
-  400: "AVATAR_BAD_REQUEST",
-  401: "AVATAR_UNAUTHORIZED",
-  403: "AVATAR_FORBIDDEN",
-  404: "AVATAR_SESSION_NOT_FOUND",
-  410: "AVATAR_SESSION_GONE",
-  415: "AVATAR_UNSUPPORTED_MEDIA_TYPE",
-  429: "AVATAR_RATE_LIMITED",
+/** The contract's meaning of each status (shared with the browser library), as this client's codes. */
+const BY_MEANING: Record<AvatarStatusMeaning, AvatarApiErrorCode> = {
+  "bad-request": "AVATAR_BAD_REQUEST",
+  unauthorized: "AVATAR_UNAUTHORIZED",
+  forbidden: "AVATAR_FORBIDDEN",
+  "not-found": "AVATAR_SESSION_NOT_FOUND",
+  conflict: "AVATAR_HTTP_ERROR",
+  gone: "AVATAR_SESSION_GONE",
+  "unsupported-media-type": "AVATAR_UNSUPPORTED_MEDIA_TYPE",
+  "rate-limited": "AVATAR_RATE_LIMITED",
+  "server-error": "AVATAR_SERVER_ERROR",
+  "http-error": "AVATAR_HTTP_ERROR",
 };
 
 export class AvatarApiError extends SvcError {
@@ -47,7 +52,7 @@ export function avatarErrorFromStatus(
   body: { error?: string; reason?: string } | undefined,
   init: SvcErrorInit = {},
 ): AvatarApiError {
-  const code = BY_STATUS[status] ?? (status >= 500 ? "AVATAR_SERVER_ERROR" : "AVATAR_HTTP_ERROR");
+  const code = BY_MEANING[avatarStatusMeaning(status)];
   const detail = body?.error ? `: ${body.error}` : "";
   return new AvatarApiError(code, `avatar ${op} failed with status ${status}${detail}`, {
     ...init,

@@ -3,21 +3,20 @@
  * timeouts, retry and telemetry), maps non-2xx statuses to AvatarApiError and parses 2xx with the contract.
  */
 import type { z } from "zod";
-import { AvatarErrorBody } from "../contract/avatar";
+import { AVATAR_OPERATIONS, AvatarErrorBody, type AvatarOperation } from "../contract/avatar";
+import { describeIssues } from "../contract/issues";
 import { SvcResponseError } from "../errors";
 import type { CallOptions, Transport } from "../transport";
 import { avatarErrorFromStatus } from "./errors";
 
 export interface AvatarCall<T extends z.ZodType> {
-  op: string;
+  op: AvatarOperation;
   url: string;
   authorization: string;
   /** JSON body (default `{}`), or a ready multipart body with its content type. */
   json?: unknown;
   multipart?: { body: Buffer; contentType: string };
   method?: "GET" | "POST";
-  /** True for keep-alive, interrupt, end and reads; false for create, init-client, say-*. */
-  idempotent: boolean;
   schema: T;
 }
 
@@ -36,7 +35,8 @@ export async function avatarRequest<T extends z.ZodType>(transport: Transport, c
     url: call.url,
     headers,
     body,
-    idempotent: call.idempotent,
+    // Retry safety per endpoint: the contract's table, shared with the browser library.
+    idempotent: AVATAR_OPERATIONS[call.op].repeatSafe,
     service: "avatar",
     action: call.op,
     ...options,
@@ -49,7 +49,7 @@ export async function avatarRequest<T extends z.ZodType>(transport: Transport, c
   }
   const parsed = call.schema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`).join("; ");
+    const issues = describeIssues(parsed.error.issues, { input: json });
     throw new SvcResponseError(`avatar ${call.op}: unexpected response (${issues})`, { ...init, status: response.status, service: "avatar", action: call.op });
   }
   return parsed.data;

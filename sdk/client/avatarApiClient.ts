@@ -1,12 +1,16 @@
 /**
  * The browser library's calls to the avatar session API, over an injected `fetch` (no undici: it runs in
  * browsers). Create uses `Authorization: KS <apiKey>`; every later call `Authorization: Bearer <JWT>`.
- * Retry: keep-alive, interrupt and end are safe to repeat and are retried on network errors, timeouts and
- * 408/429/5xx; create, init-client and say-* are retried only on 429 and 503 (the server says it did not act).
+ * Retry: the contract's table (AVATAR_OPERATIONS, shared with the backend client): keep-alive, interrupt and end
+ * are safe to repeat and are retried on network errors, timeouts and AVATAR_RETRY_STATUSES; create, init-client and
+ * say-* are never repeated after an answer or a failure that may have reached the server (fetch cannot tell).
  */
 import type { z } from "zod";
 import {
+  AVATAR_OPERATIONS,
   AVATAR_PATHS,
+  isAvatarRetryStatus,
+  type AvatarOperation,
   AvatarErrorBody,
   CreateSessionResponse,
   EndReason,
@@ -17,6 +21,7 @@ import {
   type CreateSessionRequest,
   type SayTextRequest,
 } from "../contract/avatar";
+import { describeIssues } from "../contract/issues";
 import type { Clock } from "./clock";
 import { AvatarError, errorFromStatus } from "./errors";
 import type { Logger } from "./logger";
@@ -36,17 +41,15 @@ export interface AvatarApiClientDeps {
   random?: () => number;
 }
 
-const IDEMPOTENT_RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-const NOT_PROCESSED_STATUSES = new Set([429, 503]);
-
 interface CallSpec<T extends z.ZodType> {
-  op: string;
+  op: AvatarOperation;
   method?: "GET" | "POST";
   path: string;
   authorization: string;
   json?: unknown;
   form?: FormData;
-  idempotent: boolean;
+  /** false: one attempt only, whatever the table says (a poll: the next poll is the retry). */
+  retry?: boolean;
   schema: T;
 }
 
@@ -54,19 +57,19 @@ export class AvatarApiClient {
   constructor(private readonly deps: AvatarApiClientDeps) {}
 
   create(apiKey: string, body: CreateSessionRequest): Promise<CreateSessionResponse> {
-    return this.call({ op: "create", path: AVATAR_PATHS.create, authorization: `KS ${apiKey}`, json: body, idempotent: false, schema: CreateSessionResponse });
+    return this.call({ op: "create", path: AVATAR_PATHS.create, authorization: `KS ${apiKey}`, json: body, schema: CreateSessionResponse });
   }
 
   initClient(sessionId: string, token: string): Promise<InitClientResponse> {
-    return this.onSession("init-client", sessionId, token, {}, false, InitClientResponse);
+    return this.onSession("init-client", sessionId, token, {}, InitClientResponse);
   }
 
   keepAlive(sessionId: string, token: string): Promise<unknown> {
-    return this.onSession("keep-alive", sessionId, token, {}, true, SuccessResponse);
+    return this.onSession("keep-alive", sessionId, token, {}, SuccessResponse);
   }
 
   sayText(sessionId: string, token: string, body: SayTextRequest): Promise<SayResponse> {
-    return this.onSession("say-text", sessionId, token, body, false, SayResponse);
+    return this.onSession("say-text", sessionId, token, body, SayResponse);
   }
 
   sayAudio(sessionId: string, token: string, audio: Blob, turnId: string, durationSeconds: number): Promise<SayResponse> {
@@ -79,19 +82,18 @@ export class AvatarApiClient {
       path: AVATAR_PATHS.session(sessionId, "say-audio"),
       authorization: `Bearer ${token}`,
       form,
-      idempotent: false,
       schema: SayResponse,
     });
   }
 
   interrupt(sessionId: string, token: string): Promise<unknown> {
-    return this.onSession("interrupt", sessionId, token, {}, true, SuccessResponse);
+    return this.onSession("interrupt", sessionId, token, {}, SuccessResponse);
   }
 
   /** 200 ends it; 410 means it had already ended (spec). A 404 (no such session) is an error, thrown. */
   async end(sessionId: string, token: string): Promise<{ alreadyEnded: boolean; reason?: EndReason }> {
     try {
-      await this.onSession("end", sessionId, token, {}, true, SuccessResponse);
+      await this.onSession("end", sessionId, token, {}, SuccessResponse);
       return { alreadyEnded: false };
     } catch (error) {
       if (statusOf(error) !== 410) throw error;
@@ -107,20 +109,20 @@ export class AvatarApiClient {
       method: "GET",
       path: `${AVATAR_PATHS.session(sessionId, "events")}?after=${after}`,
       authorization: `Bearer ${token}`,
-      idempotent: false,
+      retry: false,
       schema: SessionEventsResponse,
     });
   }
 
-  private onSession<T extends z.ZodType>(op: "init-client" | "keep-alive" | "say-text" | "interrupt" | "end", sessionId: string, token: string, json: unknown, idempotent: boolean, schema: T): Promise<z.infer<T>> {
-    return this.call({ op, path: AVATAR_PATHS.session(sessionId, op), authorization: `Bearer ${token}`, json, idempotent, schema });
+  private onSession<T extends z.ZodType>(op: "init-client" | "keep-alive" | "say-text" | "interrupt" | "end", sessionId: string, token: string, json: unknown, schema: T): Promise<z.infer<T>> {
+    return this.call({ op, path: AVATAR_PATHS.session(sessionId, op), authorization: `Bearer ${token}`, json, schema });
   }
 
   private call<T extends z.ZodType>(spec: CallSpec<T>): Promise<z.infer<T>> {
     const retryable = (error: unknown): boolean => {
+      if (spec.retry === false || !AVATAR_OPERATIONS[spec.op].repeatSafe) return false;
       const status = statusOf(error);
-      if (spec.idempotent) return status === undefined ? isTransportFailure(error) : IDEMPOTENT_RETRY_STATUSES.has(status);
-      return status !== undefined && NOT_PROCESSED_STATUSES.has(status);
+      return status === undefined ? isTransportFailure(error) : isAvatarRetryStatus(spec.op, status);
     };
     return withRetry(
       this.deps.retry,
@@ -167,7 +169,7 @@ export class AvatarApiClient {
       throw new AvatarError(AvatarErrorCode.API_REQUEST_FAILED, `${spec.op}: unexpected response from the avatar API`, {
         op: spec.op,
         status: response.status,
-        issues: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
+        issues: parsed.error.issues.map((issue) => describeIssues([issue], { input: json })),
       });
     }
     return parsed.data;

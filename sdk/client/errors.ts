@@ -2,6 +2,7 @@
  * AvatarError: every failure of the library, with a stable `code` (AvatarErrorCode), a message that has
  * been through redact() and optional `details` (status, server error text, operation; never a token).
  */
+import { avatarStatusMeaning } from "../contract/avatar";
 import { redact, redactValue } from "../redact";
 import { AvatarErrorCode } from "./types";
 
@@ -25,11 +26,13 @@ export class AvatarError extends Error {
 export function errorFromStatus(op: string, status: number, serverError: string | undefined, reason?: string): AvatarError {
   const details = { op, status, ...(serverError ? { error: serverError } : {}), ...(reason ? { reason } : {}) };
   const suffix = serverError ? `: ${serverError}` : "";
-  if (status === 401 || status === 403) {
+  // What the status means comes from the contract's table (shared with the backend client).
+  const meaning = avatarStatusMeaning(status);
+  if (meaning === "unauthorized" || meaning === "forbidden") {
     return new AvatarError(AvatarErrorCode.UNAUTHORIZED, `${op} was refused (${status})${suffix}`, details);
   }
-  if (status === 404) return new AvatarError(AvatarErrorCode.SESSION_NOT_FOUND, `${op}: session not found${suffix}`, details);
-  if (status === 410) return new AvatarError(AvatarErrorCode.SESSION_NOT_FOUND, `${op}: session already ended`, details);
+  if (meaning === "not-found") return new AvatarError(AvatarErrorCode.SESSION_NOT_FOUND, `${op}: session not found${suffix}`, details);
+  if (meaning === "gone") return new AvatarError(AvatarErrorCode.SESSION_NOT_FOUND, `${op}: session already ended`, details);
   return new AvatarError(AvatarErrorCode.API_REQUEST_FAILED, `${op} failed with status ${status}${suffix}`, details);
 }
 

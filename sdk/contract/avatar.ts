@@ -37,6 +37,56 @@ export const TTS_LANGUAGES = [
 export const TTSLanguage = z.enum(TTS_LANGUAGES);
 export type TTSLanguage = z.infer<typeof TTSLanguage>;
 
+// ---- retry safety and statuses, per endpoint (both clients follow this one table) -----------------
+
+/**
+ * Whether repeating a call whose answer was lost is safe. Not safe: create (a second session), init-client (may
+ * open another WHEP resource), say-text and say-audio (the avatar would speak twice). Safe: keep-alive,
+ * interrupt, end (a second end finds the session ended: 410/404, reported as already ended), and the reads.
+ */
+export const AVATAR_OPERATIONS = {
+  create: { repeatSafe: false },
+  "init-client": { repeatSafe: false },
+  "keep-alive": { repeatSafe: true },
+  "say-text": { repeatSafe: false },
+  "say-audio": { repeatSafe: false },
+  interrupt: { repeatSafe: true },
+  end: { repeatSafe: true },
+  events: { repeatSafe: true },
+  checkConfiguration: { repeatSafe: true },
+  listVideos: { repeatSafe: true },
+  listAvatars: { repeatSafe: true },
+} as const satisfies Record<string, { repeatSafe: boolean }>;
+export type AvatarOperation = keyof typeof AVATAR_OPERATIONS;
+
+/**
+ * The retry rule of both avatar clients: a repeat-safe call is retried after a transport failure or one of these
+ * statuses; a call that is not repeat-safe is retried only when the request never left the client (connection
+ * refused, DNS failure), never after any answer: even a 429 or 503 may come from a proxy after the service acted.
+ */
+export const AVATAR_RETRY_STATUSES: readonly number[] = [408, 429, 500, 502, 503, 504];
+
+export function isAvatarRetryStatus(op: AvatarOperation, status: number): boolean {
+  return AVATAR_OPERATIONS[op].repeatSafe && AVATAR_RETRY_STATUSES.includes(status);
+}
+
+/** What each status of the avatar APIs means (the spec's error tables, plus 409/415 of WHEP and 429). */
+export const AVATAR_STATUS_MEANINGS = {
+  400: "bad-request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not-found",
+  409: "conflict",
+  410: "gone",
+  415: "unsupported-media-type",
+  429: "rate-limited",
+} as const;
+export type AvatarStatusMeaning = (typeof AVATAR_STATUS_MEANINGS)[keyof typeof AVATAR_STATUS_MEANINGS] | "server-error" | "http-error";
+
+export function avatarStatusMeaning(status: number): AvatarStatusMeaning {
+  return (AVATAR_STATUS_MEANINGS as Record<number, AvatarStatusMeaning>)[status] ?? (status >= 500 ? "server-error" : "http-error");
+}
+
 // ---- errors ------------------------------------------------------------------------------------
 
 /** Every non-2xx JSON answer of the avatar APIs: `{success: false, error}`; `reason` only on 410. */

@@ -8,6 +8,7 @@
  * fields the platform omits when null are optional.
  */
 import { z } from "zod";
+import { isAllowedWebhookUrl, WEBHOOK_URL_EXPECTATION } from "./webhookUrl";
 
 // ---- enums -------------------------------------------------------------------------------------
 
@@ -17,6 +18,8 @@ export const SessionTypeValue = z.union([z.literal(0), z.literal(2)]);
 
 export const HashType = z.enum(["SHA1", "SHA256", "SHA512", "MD5"]);
 export type HashType = z.infer<typeof HashType>;
+/** The node:crypto algorithm of each hash type (an app token's tokenHash is computed with it). */
+export const HASH_TYPE_ALGORITHM: Record<HashType, string> = { MD5: "md5", SHA1: "sha1", SHA256: "sha256", SHA512: "sha512" };
 /** Hex length of a token of each hash type (the spec: 64 for SHA256). */
 export const TOKEN_HEX_LENGTH: Record<HashType, number> = { MD5: 32, SHA1: 40, SHA256: 64, SHA512: 128 };
 
@@ -25,6 +28,11 @@ export type AppTokenStatus = (typeof AppTokenStatus)[keyof typeof AppTokenStatus
 
 export const TemplateStatus = { DISABLED: 1, ACTIVE: 2, DELETED: 3 } as const;
 export type TemplateStatus = (typeof TemplateStatus)[keyof typeof TemplateStatus];
+
+/** Media entry statuses the emulator uses (the real enum has more). */
+export const EntryStatus = { READY: 2, DELETED: 3 } as const;
+/** Flavor asset status READY. */
+export const FlavorAssetStatus = { READY: 2 } as const;
 
 export const HttpMethod = { GET: 1, POST: 2, PUT: 3, DELETE: 4 } as const;
 export type HttpMethodName = keyof typeof HttpMethod;
@@ -67,8 +75,6 @@ export const OBJECT_TYPES = {
 
 export const PAGER = { defaultPageSize: 30, maxPageSize: 500, firstPageIndex: 1 } as const;
 
-/** The signature header of webhook deliveries. */
-export const SIGNATURE_HEADER = "X-SVC-SIGNATURE";
 
 // ---- errors ------------------------------------------------------------------------------------
 
@@ -96,8 +102,22 @@ export const ErrorCode = z.enum([
   "INTERNAL_SERVER_ERROR",
   "INVALID_WIDGET_ID",
   "ENTRY_ID_NOT_FOUND",
+  "INVALID_OBJECT_TYPE",
+  "FEATURE_FORBIDDEN",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/** Codes meaning "this object does not exist (any more)": a delete that meets one has nothing left to do. */
+export const NOT_FOUND_CODES: readonly ErrorCode[] = ["APP_TOKEN_ID_NOT_FOUND", "EVENT_NOTIFICATION_TEMPLATE_NOT_FOUND", "ENTRY_ID_NOT_FOUND"];
+
+/** True for an error (or a code) that says the object does not exist (any more). */
+export function isNotFound(errorOrCode: unknown): boolean {
+  const code = typeof errorOrCode === "object" && errorOrCode !== null ? (errorOrCode as { code?: unknown }).code : errorOrCode;
+  return typeof code === "string" && (NOT_FOUND_CODES as readonly string[]).includes(code);
+}
+
+/** The plugin a partner needs for the event notification services (FEATURE_FORBIDDEN without it). */
+export const EVENT_NOTIFICATION_PLUGIN = "eventNotification";
 
 /** The error object the platform answers with (HTTP 200). `args` is `[]` when empty. */
 export const ApiErrorBody = z.looseObject({
@@ -107,6 +127,10 @@ export const ApiErrorBody = z.looseObject({
   args: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
+
+/** A list response: `{objects, totalCount, objectType}`. */
+const listResponse = <T extends z.ZodType, O extends string>(item: T, objectType: O) =>
+  z.looseObject({ objects: z.array(item), totalCount: z.number().int(), objectType: z.literal(objectType) });
 
 // ---- app tokens --------------------------------------------------------------------------------
 
@@ -129,11 +153,7 @@ export const AppToken = z.looseObject({
 });
 export type AppToken = z.infer<typeof AppToken>;
 
-export const AppTokenListResponse = z.looseObject({
-  objects: z.array(AppToken),
-  totalCount: z.number().int(),
-  objectType: z.literal(OBJECT_TYPES.appTokenList),
-});
+export const AppTokenListResponse = listResponse(AppToken, OBJECT_TYPES.appTokenList);
 export type AppTokenListResponse = z.infer<typeof AppTokenListResponse>;
 
 /** Fields accepted by appToken.add (`appToken[...]`). */
@@ -221,19 +241,18 @@ export const EventNotificationTemplate = z.looseObject({
 });
 export type EventNotificationTemplate = z.infer<typeof EventNotificationTemplate>;
 
-export const EventNotificationTemplateListResponse = z.looseObject({
-  objects: z.array(EventNotificationTemplate),
-  totalCount: z.number().int(),
-  objectType: z.literal(OBJECT_TYPES.templateList),
-});
+export const EventNotificationTemplateListResponse = listResponse(EventNotificationTemplate, OBJECT_TYPES.templateList);
 export type EventNotificationTemplateListResponse = z.infer<typeof EventNotificationTemplateListResponse>;
 
 /** Fields accepted by clone (`eventNotificationTemplate[...]`, objectType SvcHttpNotificationTemplate). */
+/** The spec's HTTPS endpoint; plain http only on loopback (see webhookUrl.ts). */
+export const WebhookUrl = z.string().refine(isAllowedWebhookUrl, { message: `expected ${WEBHOOK_URL_EXPECTATION}` });
+
 export const HttpTemplateCloneFields = z.object({
   name: z.string(),
   systemName: z.string().optional(),
   description: z.string().optional(),
-  url: z.string(),
+  url: WebhookUrl,
   method: z.coerce.number().int().optional(),
   signSecret: z.string().optional(),
   secureHashingAlgo: z.coerce.number().int().optional(),

@@ -6,6 +6,8 @@
  * - everything else (add, clone, session.start, appToken.startSession, unknown actions) is a create:
  *   retried only when the request cannot have reached the server.
  */
+import { isNotFound } from "../contract/platform";
+
 const IDEMPOTENT_ACTIONS = new Set(["get", "list", "listTemplates", "update", "updateStatus", "delete", "end"]);
 
 export function isIdempotentAction(action: string): boolean {
@@ -14,5 +16,5 @@ export function isIdempotentAction(action: string): boolean {
 
 /** Deletes repeated after a lost answer find the object gone: that is success, not an error. */
 export function isNotFoundAfterRetriedDelete(action: string, attempts: number, code: string): boolean {
-  return action === "delete" && attempts > 1 && code.endsWith("_NOT_FOUND");
+  return action === "delete" && attempts > 1 && isNotFound(code);
 }

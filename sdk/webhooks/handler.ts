@@ -4,7 +4,7 @@ import {
   WEBHOOK_DEFAULTS,
   checkWebhookOptions,
   processWebhook,
-  signatureHeaderOf,
+  signatureHeadersOf,
   type WebhookOptions,
   type WebhookReply,
 } from "./processWebhook";
@@ -30,7 +30,7 @@ export function webhookMiddleware(options: WebhookOptions): (req: IncomingMessag
   return (req: MaybeParsedRequest, res, next) => {
     const already = Buffer.isBuffer(req.rawBody) ? req.rawBody : Buffer.isBuffer(req.body) ? req.body : typeof req.body === "string" ? Buffer.from(req.body) : undefined;
     if (already) {
-      void processWebhook(already, signatureHeaderOf(req.headers), options).then((reply) => send(res, reply), next);
+      void processWebhook(already, signatureHeadersOf(req.headers), options).then((reply) => send(res, reply), next);
       return;
     }
     if (req.body !== undefined && req.readableEnded) {
@@ -53,7 +53,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Webhoo
     send(res, { status: 413, body: { error: "payload too large" } }, true);
     return;
   }
-  send(res, await processWebhook(raw, signatureHeaderOf(req.headers), options));
+  send(res, await processWebhook(raw, signatureHeadersOf(req.headers), options));
 }
 
 /** Read the body up to `max` bytes; stops reading (and says so) as soon as it is exceeded. */

@@ -1,3 +1,3 @@
-export { verifySignature, computeSignature } from "./verifySignature";
+export { verifySignature, computeSignature, type SignatureAlgorithm } from "./verifySignature";
 export { createWebhookHandler, webhookMiddleware } from "./handler";
-export { processWebhook, WEBHOOK_DEFAULTS, type WebhookOptions, type WebhookReply } from "./processWebhook";
+export { processWebhook, signatureHeadersOf, WEBHOOK_DEFAULTS, type SignatureHeaders, type WebhookOptions, type WebhookReply } from "./processWebhook";

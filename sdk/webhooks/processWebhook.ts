@@ -3,7 +3,8 @@
  * 413 body too large, 401 bad or missing signature (checked on the raw bytes), 400 not a notification,
  * 200 after the callback resolved, 500 when it threw (no details leave the process).
  */
-import { Notification, SIGNATURE_HEADER } from "../contract/platform";
+import { Notification } from "../contract/platform";
+import { SIGNATURE_ALGORITHM_HEADER, SIGNATURE_HEADER } from "../contract/webhooks";
 import { verifySignature } from "./verifySignature";
 
 export interface WebhookOptions {
@@ -31,14 +32,28 @@ export function checkWebhookOptions(options: WebhookOptions): void {
   if (typeof options.onEvent !== "function") throw new TypeError('webhook handler: option "onEvent" must be a function');
 }
 
-export function signatureHeaderOf(headers: Record<string, string | string[] | undefined>): string | undefined {
-  const value = headers[SIGNATURE_HEADER.toLowerCase()];
-  return Array.isArray(value) ? value[0] : value;
+/** The two signature headers of a delivery: X-SVC-SIGNATURE and X-SVC-HASH-ALGO (absent means SHA256). */
+export interface SignatureHeaders {
+  signature: string | undefined;
+  algorithm: string | undefined;
 }
 
-export async function processWebhook(rawBody: Buffer, signature: string | undefined, options: WebhookOptions): Promise<WebhookReply> {
+export function signatureHeadersOf(headers: Record<string, string | string[] | undefined>): SignatureHeaders {
+  const first = (name: string): string | undefined => {
+    const value = headers[name.toLowerCase()];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  return { signature: first(SIGNATURE_HEADER), algorithm: first(SIGNATURE_ALGORITHM_HEADER) };
+}
+
+/**
+ * `signature` is the X-SVC-SIGNATURE value alone (verified as SHA256) or both signature headers, as
+ * signatureHeadersOf reads them from a request.
+ */
+export async function processWebhook(rawBody: Buffer, signature: string | SignatureHeaders | undefined, options: WebhookOptions): Promise<WebhookReply> {
   if (rawBody.length > (options.maxBodyBytes ?? WEBHOOK_DEFAULTS.maxBodyBytes)) return { status: 413, body: { error: "payload too large" } };
-  if (!verifySignature(rawBody, signature, options.secret)) return { status: 401, body: { error: "invalid signature" } };
+  const given = typeof signature === "object" ? signature : { signature, algorithm: undefined };
+  if (!verifySignature(rawBody, given.signature, options.secret, given.algorithm)) return { status: 401, body: { error: "invalid signature" } };
   let json: unknown;
   try {
     json = JSON.parse(rawBody.toString("utf8"));

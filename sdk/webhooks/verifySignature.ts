@@ -1,21 +1,33 @@
-/** Webhook signature check: X-SVC-SIGNATURE = hex(SHA256(signingSecret + rawBody)), compared in constant time. */
+/**
+ * Webhook signature check: X-SVC-SIGNATURE = hex(hash(signingSecret + rawBody)), compared in constant time. The
+ * hash is the one X-SVC-HASH-ALGO names (sha1, sha256, sha512: the template's secureHashingAlgo); SHA256 when the
+ * delivery names none, as the spec describes.
+ */
 import { createHash, timingSafeEqual } from "node:crypto";
+import { DEFAULT_SIGNATURE_ALGORITHM, SIGNATURE_ALGORITHMS, parseSignatureAlgorithm, type SignatureAlgorithm } from "../contract/webhooks";
 
-const HEX_SHA256 = /^[0-9a-f]{64}$/;
+export type { SignatureAlgorithm };
 
-export function computeSignature(rawBody: string | Buffer, secret: string): string {
+const HEX = /^[0-9a-f]+$/;
+
+export function computeSignature(rawBody: string | Buffer, secret: string, algorithm: SignatureAlgorithm = DEFAULT_SIGNATURE_ALGORITHM): string {
   const body = typeof rawBody === "string" ? Buffer.from(rawBody, "utf8") : rawBody;
-  return createHash("sha256").update(Buffer.concat([Buffer.from(secret, "utf8"), body])).digest("hex");
+  return createHash(algorithm).update(Buffer.concat([Buffer.from(secret, "utf8"), body])).digest("hex");
 }
 
 /**
- * True when `header` is the signature of `rawBody` (the exact bytes received, before any JSON parsing)
- * under `secret`. Upper-case hex and surrounding spaces are tolerated; anything else is false.
+ * True when `header` is the signature of `rawBody` (the exact bytes received, before any JSON parsing) under
+ * `secret`, with the algorithm the delivery's X-SVC-HASH-ALGO header names (`algorithmHeader`; SHA256 when it is
+ * absent). An algorithm header naming anything else is false: a receiver must not guess. Upper-case hex and
+ * surrounding spaces are tolerated; anything else is false.
  */
-export function verifySignature(rawBody: string | Buffer, header: string | undefined, secret: string): boolean {
+export function verifySignature(rawBody: string | Buffer, header: string | undefined, secret: string, algorithmHeader?: string): boolean {
   if (typeof header !== "string" || typeof secret !== "string" || secret === "") return false;
+  const algorithm = algorithmHeader === undefined || algorithmHeader === "" ? DEFAULT_SIGNATURE_ALGORITHM : parseSignatureAlgorithm(algorithmHeader);
+  if (algorithm === undefined) return false;
   const given = header.trim().toLowerCase();
-  if (!HEX_SHA256.test(given)) return false;
-  const expected = computeSignature(rawBody, secret);
+  const hexLength = Object.values(SIGNATURE_ALGORITHMS).find((a) => a.header === algorithm)?.hexLength;
+  if (given.length !== hexLength || !HEX.test(given)) return false;
+  const expected = computeSignature(rawBody, secret, algorithm);
   return timingSafeEqual(Buffer.from(given, "utf8"), Buffer.from(expected, "utf8"));
 }

@@ -84,13 +84,13 @@ describe("appToken service", () => {
     const u = await emu.call("appToken", "update", { ks, id: t.id, "appToken[objectType]": "SvcAppToken", "appToken[description]": "b", "appToken[sessionDuration]": 600, "appToken[unknownField]": "ignored" });
     expect(u).toMatchObject({ description: "b", sessionDuration: 600, sessionUserId: "u1", sessionPrivileges: "x", updatedAt: 1_800_000_005 });
     expect(u.unknownField).toBeUndefined();
-    const hashType = await emu.call("appToken", "update", { ks, id: t.id, "appToken[hashType]": "SHA256" });
+    const hashType = await emu.call("appToken", "update", { ks, id: t.id, "appToken[objectType]": "SvcAppToken", "appToken[hashType]": "SHA256" });
     expect(hashType).toMatchObject({ code: "PROPERTY_VALIDATION_NOT_UPDATABLE", args: { PROP_NAME: "SvcAppToken::hashType" } });
-    expect((await emu.call("appToken", "update", { ks, id: t.id, "appToken[sessionType]": 2 })).args.PROP_NAME).toBe("SvcAppToken::sessionType");
-    const cleared = await emu.call("appToken", "update", { ks, id: t.id, "appToken[description__null]": "", "appToken[sessionUserId__null]": "" });
+    expect((await emu.call("appToken", "update", { ks, id: t.id, "appToken[objectType]": "SvcAppToken", "appToken[sessionType]": 2 })).args.PROP_NAME).toBe("SvcAppToken::sessionType");
+    const cleared = await emu.call("appToken", "update", { ks, id: t.id, "appToken[objectType]": "SvcAppToken", "appToken[description__null]": "", "appToken[sessionUserId__null]": "" });
     expect(cleared.description).toBeUndefined();
     expect(cleared.sessionUserId).toBe("");
-    expect((await emu.call("appToken", "update", { ks, id: t.id, "appToken[sessionDuration__null]": "" })).code).toBe("PROPERTY_VALIDATION_CANNOT_BE_NULL");
+    expect((await emu.call("appToken", "update", { ks, id: t.id, "appToken[objectType]": "SvcAppToken", "appToken[sessionDuration__null]": "" })).code).toBe("PROPERTY_VALIDATION_CANNOT_BE_NULL");
   });
 
   it("delete is soft: status 3, then not found; issued sessions stay valid", async () => {

@@ -63,7 +63,7 @@ describe("event notification templates", () => {
   it("signSecret is shown to the account admin, not to app-token sessions", async () => {
     const t = await clone("101", hook);
     expect((await emu.call(SVC, "get", { ks, id: t.id })).signSecret).toBe(hook.signSecret);
-    const token = await emu.call("appToken", "add", { ks, "appToken[sessionType]": 2, "appToken[sessionPrivileges]": "disableentitlement" });
+    const token = await emu.call("appToken", "add", { ks, "appToken[objectType]": "SvcAppToken", "appToken[sessionType]": 2, "appToken[sessionPrivileges]": "disableentitlement" });
     const { createHash } = await import("node:crypto");
     const s = await emu.call("appToken", "startSession", { ks, id: token.id, tokenHash: createHash("sha1").update(ks + token.token).digest("hex") });
     const seen = await emu.call(SVC, "get", { ks: s.ks, id: t.id });

@@ -1,5 +1,6 @@
 /** Test helpers: raw api_v3 calls (no sdk) against an in-process app or a running emulator. */
 import { request } from "undici";
+import { afterEach, beforeEach } from "vitest";
 import { createEmulatorApp, createEmulatorContext, type EmulatorContext, type EmulatorOptions } from "../../emulator/index";
 
 export type Params = Record<string, string | number>;
@@ -54,4 +55,15 @@ export async function httpCall(baseUrl: string, service: string, action: string,
   const text = await res.body.text();
   if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${text}`);
   return text === "" ? "" : JSON.parse(text);
+}
+
+/** A fresh in-process emulator and an account-admin ks (with disableentitlement) for each test of a describe. */
+export function freshEmulator(opts: EmulatorOptions = {}): { emu: InProcess; ks: string } {
+  const current = {} as { emu: InProcess; ks: string };
+  beforeEach(async () => {
+    current.emu = inProcess(opts);
+    current.ks = await current.emu.adminKs();
+  });
+  afterEach(() => current.emu.close());
+  return current;
 }

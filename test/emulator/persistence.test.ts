@@ -27,7 +27,7 @@ describe("durable state", () => {
     const stateFile = join(dir, "restart.db");
     const first = await startEmulator({ stateFile, quiet: true });
     const ks = await httpCall(first.baseUrl, "session", "start", { secret: first.adminSecret, partnerId: first.partnerId, type: 2 });
-    const token = await httpCall(first.baseUrl, "appToken", "add", { ks, "appToken[description]": "kept" });
+    const token = await httpCall(first.baseUrl, "appToken", "add", { ks, "appToken[objectType]": "SvcAppToken", "appToken[description]": "kept" });
     await first.close();
     const second = await startEmulator({ stateFile, quiet: true });
     expect(second.partnerId).toBe(first.partnerId);
@@ -45,13 +45,13 @@ describe("durable state", () => {
     const ks = await httpCall(baseUrl, "session", "start", { secret: "kill-test-secret-42", partnerId: 31337, type: 2, privileges: "disableentitlement" });
     const ended = await httpCall(baseUrl, "session", "start", { secret: "kill-test-secret-42", partnerId: 31337, type: 2 });
     const tokens = [];
-    for (let i = 0; i < 20; i++) tokens.push(await httpCall(baseUrl, "appToken", "add", { ks, "appToken[description]": `t${i}` }));
+    for (let i = 0; i < 20; i++) tokens.push(await httpCall(baseUrl, "appToken", "add", { ks, "appToken[objectType]": "SvcAppToken", "appToken[description]": `t${i}` }));
     await httpCall(baseUrl, "appToken", "delete", { ks, id: tokens[0].id });
-    await httpCall(baseUrl, "appToken", "update", { ks, id: tokens[1].id, "appToken[description]": "updated" });
+    await httpCall(baseUrl, "appToken", "update", { ks, id: tokens[1].id, "appToken[objectType]": "SvcAppToken", "appToken[description]": "updated" });
     const tpl = await httpCall(baseUrl, SVC, "clone", { ks, id: "101", "eventNotificationTemplate[name]": "durable", "eventNotificationTemplate[systemName]": "DURABLE", "eventNotificationTemplate[url]": "http://127.0.0.1:9/x" });
     await httpCall(baseUrl, SVC, "updateStatus", { ks, id: tpl.id, status: 2 });
     await httpCall(baseUrl, "session", "end", { ks: ended });
-    const last = await httpCall(baseUrl, "appToken", "add", { ks, "appToken[description]": "last before kill" });
+    const last = await httpCall(baseUrl, "appToken", "add", { ks, "appToken[objectType]": "SvcAppToken", "appToken[description]": "last before kill" });
     await killHard(a); // no clean shutdown: the process dies right after the last acknowledged write
 
     const b = await spawnCli(["--state", stateFile]);

@@ -28,7 +28,7 @@ describe("api_v3 wire format", () => {
   it("service and action may come from the query string, names are case-insensitive", async () => {
     const res = await post(`/api_v3/?service=APPTOKEN&action=LIST&format=1`, form({ ks }));
     expect((await res.json()).objectType).toBe("SvcAppTokenListResponse");
-    const get = await emu.app.request(`/api_v3/service/appToken/action/list?format=1&ks=${encodeURIComponent(ks)}`);
+    const get = await post(`/api_v3/service/appToken/action/list?format=1&ks=${encodeURIComponent(ks)}`, "");
     expect((await get.json()).objectType).toBe("SvcAppTokenListResponse");
   });
 
@@ -63,6 +63,7 @@ describe("api_v3 wire format", () => {
         "3:service": "appToken",
         "3:action": "update",
         "3:id": "{1:result:id}",
+        "3:appToken:objectType": "SvcAppToken",
         "3:appToken:description": "second of {1:result:id}",
         "4:service": "appToken",
         "4:action": "delete",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeForm } from "../../sdk";
+import { encodeForm } from "../../sdk/platform/formEncode";
 
 describe("encodeForm", () => {
   it("flattens nested objects into name[field] and keeps order", () => {

@@ -5,7 +5,8 @@
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { redact, SvcClient, type SvcClientOptions, type TransportEvent } from "../../sdk";
+import { SvcClient, type SvcClientOptions, type TransportEvent } from "../../sdk";
+import { redact } from "../../sdk/redact";
 import { apiError, harness, KS } from "./helpers";
 
 let emu: RunningEmulator;
@@ -51,7 +52,7 @@ describe("redaction against the emulator", () => {
     const failures: unknown[] = [];
     const capture = (p: Promise<unknown>) => p.then(() => failures.push(new Error("expected a failure")), (e: unknown) => failures.push(e));
     await capture(make({ appTokenId: token.id, appToken: "f".repeat(64) }).appTokens.list()); // INVALID_APP_TOKEN_HASH
-    await capture(make({ adminSecret: emu.adminSecret + "-wrong" }).appTokens.list()); // START_SESSION_ERROR
+    await capture(make({ adminSecret: `${emu.adminSecret}-wrong` }).appTokens.list()); // START_SESSION_ERROR
     const given = make({ ks: session.ks });
     await admin.sessions.service.end(session.ks);
     await capture(given.appTokens.list()); // INVALID_KS, not renewable

@@ -7,7 +7,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { MockAgent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTransport, SvcAbortError, SvcNetworkError, SvcTimeoutError, type TransportEvent } from "../../sdk";
+import { SvcAbortError, SvcNetworkError, SvcTimeoutError, type TransportEvent } from "../../sdk";
+import { createTransport } from "../../sdk/transport";
 
 const ORIGIN = "http://127.0.0.1:9999";
 const servers: Server[] = [];

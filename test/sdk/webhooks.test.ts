@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createWebhookHandler, verifySignature, webhookMiddleware, type Notification, type WebhookOptions } from "../../sdk";
+import { computeSignature, createWebhookHandler, verifySignature, webhookMiddleware, type Notification, type WebhookOptions } from "../../sdk";
 
 const SECRET = "whsec-unit-test-secret";
 const sign = (body: string | Buffer, secret = SECRET) => createHash("sha256").update(Buffer.concat([Buffer.from(secret), Buffer.from(body)])).digest("hex");
@@ -27,8 +27,30 @@ describe("verifySignature", () => {
     expect(verifySignature(body, undefined, SECRET)).toBe(false);
     expect(verifySignature(body, "abc", SECRET)).toBe(false);
     expect(verifySignature(body, sign(body, "other-secret"), SECRET)).toBe(false);
-    expect(verifySignature(body + " ", sign(body), SECRET)).toBe(false);
+    expect(verifySignature(`${body} `, sign(body), SECRET)).toBe(false);
     expect(verifySignature(body, sign(body), "")).toBe(false);
+  });
+});
+
+describe("verifySignature with X-SVC-HASH-ALGO", () => {
+  const body = JSON.stringify(notification);
+  const signWith = (algorithm: string, secret = SECRET) => createHash(algorithm).update(secret).update(body).digest("hex");
+  it.each(["sha1", "sha256", "sha512"])("%s: accepts its own signature, refuses the other algorithms'", (algorithm) => {
+    expect(verifySignature(body, signWith(algorithm), SECRET, algorithm)).toBe(true);
+    expect(verifySignature(body, signWith(algorithm), SECRET, algorithm.toUpperCase())).toBe(true);
+    expect(verifySignature(body, signWith(algorithm, "other-secret"), SECRET, algorithm)).toBe(false);
+    for (const other of ["sha1", "sha256", "sha512"].filter((a) => a !== algorithm)) {
+      expect(verifySignature(body, signWith(other), SECRET, algorithm)).toBe(false);
+    }
+  });
+  it("uses SHA256 when the header is absent, and refuses an algorithm it does not know", () => {
+    expect(verifySignature(body, signWith("sha256"), SECRET)).toBe(true);
+    expect(verifySignature(body, signWith("sha512"), SECRET)).toBe(false);
+    expect(verifySignature(body, createHash("md5").update(SECRET).update(body).digest("hex"), SECRET, "md5")).toBe(false);
+  });
+  it("computeSignature signs with the algorithm asked", () => {
+    expect(computeSignature(body, SECRET, "sha512")).toBe(signWith("sha512"));
+    expect(computeSignature(body, SECRET)).toBe(signWith("sha256"));
   });
 });
 
@@ -44,9 +66,10 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
 }
 
-async function post(url: string, body: string, signature?: string): Promise<{ status: number; text: string }> {
+async function post(url: string, body: string, signature?: string, algorithm?: string): Promise<{ status: number; text: string }> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (signature !== undefined) headers["x-svc-signature"] = signature;
+  if (algorithm !== undefined) headers["x-svc-hash-algo"] = algorithm;
   const res = await fetch(url, { method: "POST", body, headers });
   return { status: res.status, text: await res.text() };
 }
@@ -68,6 +91,18 @@ describe.each([
     const body = JSON.stringify(notification);
     expect(await post(url, body, sign(body))).toEqual({ status: 200, text: '{"ok":true}' });
     expect(received).toEqual([notification]);
+  });
+
+  it("200 for SHA1 and SHA512 deliveries that name their algorithm; 401 when the header names another", async () => {
+    const received: Notification[] = [];
+    const url = await serve(make(options(received)));
+    const body = JSON.stringify(notification);
+    for (const algorithm of ["sha1", "sha512"]) {
+      const signature = createHash(algorithm).update(SECRET).update(body).digest("hex");
+      expect((await post(url, body, signature, algorithm)).status).toBe(200);
+      expect((await post(url, body, signature, "sha256")).status).toBe(401);
+    }
+    expect(received).toHaveLength(2);
   });
 
   it("401 for a missing or bad signature; the callback is not called", async () => {
