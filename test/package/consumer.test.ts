@@ -143,7 +143,16 @@ describe("the package as a user installs it", () => {
       expect(path, path).toMatch(/^(dist\/(provider|sdk|emulator|client)\/|emulator\/avatar\/media\/|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/);
       expect(path, path).not.toMatch(/(^|\/)(test|tests|bench|__tests__)\/|\.test\.|\.map$|tsbuildinfo/);
     }
-    for (const path of ["README.md", "LICENSE", "CHANGELOG.md", "dist/provider/index.d.ts", "dist/client/svc-avatar-session.js", "dist/emulator/cli.js", "dist/sdk/client/fakes/index.d.ts", "emulator/avatar/media/avatar-face.ivf"]) {
+    for (const path of [
+      "README.md",
+      "LICENSE",
+      "CHANGELOG.md",
+      "dist/provider/index.d.ts",
+      "dist/client/svc-avatar-session.js",
+      "dist/emulator/cli.js",
+      "dist/sdk/client/fakes/index.d.ts",
+      "emulator/avatar/media/avatar-face.ivf",
+    ]) {
       expect(paths, path).toContain(path);
     }
     // prepack built it (npm pack runs it; the output says so)
@@ -164,7 +173,10 @@ describe("the package as a user installs it", () => {
   it("every export resolves, the browser condition gives the ES module bundle, and a strict tsc passes", async () => {
     const env = cleanEnv();
     const resolve = (conditions: string[], specifier: string) =>
-      runOk(process.execPath, [...conditions.map((c) => `--conditions=${c}`), "-p", `require.resolve(${JSON.stringify(specifier)})`], { cwd: program, env }).then((r) => r.stdout.trim());
+      runOk(process.execPath, [...conditions.map((c) => `--conditions=${c}`), "-p", `require.resolve(${JSON.stringify(specifier)})`], {
+        cwd: program,
+        env,
+      }).then((r) => r.stdout.trim());
     const pkg = join(program, "node_modules", "pulumi-svc");
     expect(await resolve([], "pulumi-svc")).toBe(join(pkg, "dist/provider/index.js"));
     expect(await resolve([], "pulumi-svc/sdk/client")).toBe(join(pkg, "dist/sdk/client/index.js"));
@@ -178,7 +190,11 @@ describe("the package as a user installs it", () => {
     expect(JSON.parse(readFileSync(join(pkg, "dist/client/package.json"), "utf8"))).toEqual({ type: "module" });
 
     // The program's own tsc, strict, declaration files included; it also emits out/ for the next test to run.
-    const tsc = await run(process.execPath, [join(program, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json", "--noEmit", "false", "--outDir", "out"], { cwd: program, env });
+    const tsc = await run(
+      process.execPath,
+      [join(program, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json", "--noEmit", "false", "--outDir", "out"],
+      { cwd: program, env },
+    );
     expect(tsc.stdout + tsc.stderr).toBe("");
     expect(tsc.code).toBe(0);
   }, 180_000);
@@ -189,7 +205,21 @@ describe("the package as a user installs it", () => {
     expect(existsSync(join(program, "out", "entries.js")), "the tsc test above must pass first").toBe(true);
     const result = await runOk(process.execPath, [join(program, "out", "entries.js")], { cwd: program, env });
     const seen = JSON.parse(result.stdout.trim().split("\n").at(-1)!) as string[];
-    expect(seen).toEqual(["string", "true", "function", "function", "function", "function", "object", "function", "function", "true", "true", "appToken,configure,httpNotificationTemplate", "object"]);
+    expect(seen).toEqual([
+      "string",
+      "true",
+      "function",
+      "function",
+      "function",
+      "function",
+      "object",
+      "function",
+      "function",
+      "true",
+      "true",
+      "appToken,configure,httpNotificationTemplate",
+      "object",
+    ]);
   }, 120_000);
 
   it("svc-emulator runs from the installed package's bin", async () => {
@@ -207,7 +237,12 @@ describe("the package as a user installs it", () => {
     writeFiles(tmp, { "backend/.keep": "", "pulumi-home/.keep": "" });
     const env = cleanEnv(pulumiEnv(home, `file://${backend}`, PASSPHRASE));
     const pulumi = async (args: string[], input?: string) => {
-      const result = await runOk("pulumi", [...args, "--non-interactive", "--color", "never"], { cwd: program, env, ...(input === undefined ? {} : { input }), timeoutMs: 240_000 });
+      const result = await runOk("pulumi", [...args, "--non-interactive", "--color", "never"], {
+        cwd: program,
+        env,
+        ...(input === undefined ? {} : { input }),
+        timeoutMs: 240_000,
+      });
       outputs.push(result);
       return result;
     };

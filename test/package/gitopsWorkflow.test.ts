@@ -34,7 +34,11 @@ describe("examples/gitops workflow: its run: steps against the emulator", () => 
   const printed: string[] = [];
 
   /** One job on a fresh runner: a copy of the checkout, the job's env, GitHub's step summary file. */
-  async function runJob(workflow: Workflow, job: string, context: Omit<ExpressionContext, "vars" | "secrets">): Promise<{ steps: StepResult[]; dir: string; summary: string }> {
+  async function runJob(
+    workflow: Workflow,
+    job: string,
+    context: Omit<ExpressionContext, "vars" | "secrets">,
+  ): Promise<{ steps: StepResult[]; dir: string; summary: string }> {
     const dir = join(tmp, `job-${++jobCount}-${job}`);
     cpSync(checkout, dir, { recursive: true });
     const summary = join(dir, ".step-summary.md");
@@ -44,7 +48,17 @@ describe("examples/gitops workflow: its run: steps against the emulator", () => 
       vars: { PULUMI_BACKEND_URL: `file://${join(tmp, "backend")}`, SVC_BASE_URL: emulator.baseUrl, SVC_PARTNER_ID: String(emulator.partnerId) },
       secrets: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, SVC_APP_TOKEN_ID: pipelineToken.id, SVC_APP_TOKEN: pipelineToken.token },
     };
-    const env = cleanEnv({ CI: "true", GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary, PULUMI_HOME: join(dir, ".pulumi-home"), PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false" });
+    const env = cleanEnv({
+      CI: "true",
+      GITHUB_ACTIONS: "true",
+      GITHUB_STEP_SUMMARY: summary,
+      PULUMI_HOME: join(dir, ".pulumi-home"),
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      npm_config_prefer_offline: "true",
+      npm_config_audit: "false",
+      npm_config_fund: "false",
+    });
     const steps = await runJobSteps(workflow, job, full, dir, env);
     for (const step of steps) printed.push(step.output);
     return { steps, dir, summary: readFileSync(summary, "utf8") };
@@ -67,12 +81,19 @@ describe("examples/gitops workflow: its run: steps against the emulator", () => 
     mkdirSync(join(tmp, "backend")); // the state bucket (a file backend here; postgres://, s3:// or Pulumi Cloud in a real pipeline)
     checkout = join(tmp, "checkout");
     cpSync(exampleDir, checkout, { recursive: true });
-    const manifest = JSON.parse(readFileSync(join(checkout, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(checkout, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     expect(manifest.dependencies["pulumi-svc"]).toMatch(/^\^\d+\.\d+\.\d+$/);
     manifest.devDependencies = { typescript: repoToolVersion("typescript"), "@types/node": repoToolVersion("@types/node") };
     manifest.dependencies["@pulumi/pulumi"] = repoToolVersion("@pulumi/pulumi");
     writeFileSync(join(checkout, "package.json"), JSON.stringify(manifest, null, 2));
-    await runOk("npm", ["install", "--package-lock-only", "--no-audit", "--no-fund", "--prefer-offline", "--save-exact", packed.tarball], { cwd: checkout, env: cleanEnv(), timeoutMs: 300_000 });
+    await runOk("npm", ["install", "--package-lock-only", "--no-audit", "--no-fund", "--prefer-offline", "--save-exact", packed.tarball], {
+      cwd: checkout,
+      env: cleanEnv(),
+      timeoutMs: 300_000,
+    });
   }, 600_000);
   afterAll(async () => {
     await admin?.close();
@@ -82,15 +103,21 @@ describe("examples/gitops workflow: its run: steps against the emulator", () => 
 
   it("the jobs a runner would start: setup actions, Node 22, the engine's Pulumi version, app-token credentials", () => {
     const enginePulumi = repoToolVersion("@pulumi/pulumi");
-    for (const [workflow, job] of [[infrastructure, "preview"], [infrastructure, "drift"], [pulumiUp, "up"]] as const) {
+    for (const [workflow, job] of [
+      [infrastructure, "preview"],
+      [infrastructure, "drift"],
+      [pulumiUp, "up"],
+    ] as const) {
       const steps = workflow.jobs[job]!.steps!;
       const uses = steps.filter((s) => s.uses).map((s) => s.uses!.replace(/@.*/, ""));
       expect(uses.slice(0, 3), job).toEqual(["actions/checkout", "actions/setup-node", "pulumi/actions"]);
       expect(steps.find((s) => s.uses?.startsWith("actions/setup-node"))!.with!["node-version"]).toBe(22);
       expect(steps.find((s) => s.uses?.startsWith("pulumi/actions"))!.with!["pulumi-version"]).toBe(enginePulumi);
       const env = workflow.jobs[job]!.env!;
-      expect(env.SVC_APP_TOKEN, job).toBe("${{ secrets.SVC_APP_TOKEN }}");
-      expect(env.SVC_APP_TOKEN_ID, job).toBe("${{ secrets.SVC_APP_TOKEN_ID }}");
+      // GitHub expressions, not JavaScript templates:
+      const expression = (text: string) => `\${{ ${text} }}`;
+      expect(env.SVC_APP_TOKEN, job).toBe(expression("secrets.SVC_APP_TOKEN"));
+      expect(env.SVC_APP_TOKEN_ID, job).toBe(expression("secrets.SVC_APP_TOKEN_ID"));
       expect(JSON.stringify(workflow), job).not.toMatch(/ADMIN_SECRET|adminSecret/i);
       // runnable as is outside GitHub: no expression inside any script
       for (const step of steps) if (step.run) expect(step.run, `${job}: ${step.name}`).not.toContain("${{");
@@ -119,7 +146,7 @@ describe("examples/gitops workflow: its run: steps against the emulator", () => 
     expect(jobs["up-dev"]).toMatchObject({ uses: "./.github/workflows/pulumi-up.yml", with: { stack: "dev" }, if: "github.event_name == 'push'" });
     expect(jobs["up-staging"]).toMatchObject({ uses: "./.github/workflows/pulumi-up.yml", with: { stack: "staging" }, needs: "up-dev" });
     expect(jobs["up-prod"]).toMatchObject({ uses: "./.github/workflows/pulumi-up.yml", with: { stack: "prod" }, needs: "up-staging" });
-    expect(pulumiUp.jobs.up!.environment).toBe("${{ inputs.stack }}");
+    expect(pulumiUp.jobs.up!.environment).toBe(`\${{ inputs.stack }}`);
 
     const { steps } = await runJob(pulumiUp, "up", { inputs: { stack: "dev" } });
     expect(failures(steps)).toEqual([]);
@@ -134,7 +161,11 @@ describe("examples/gitops workflow: its run: steps against the emulator", () => 
     const backend = (await admin.appTokens.list()).objects.find((t) => t.description === "backend service (dev)")!;
     await admin.appTokens.update(backend.id, { description: "edited in the console" });
     const { steps, dir, summary } = await runJob(infrastructure, "drift", { matrix: { stack: "dev" } });
-    expect(steps.map((s) => [s.step.name, s.code])).toEqual([["Install dependencies", 0], ["Select the stack", 0], ["Drift check", 1]]);
+    expect(steps.map((s) => [s.step.name, s.code])).toEqual([
+      ["Install dependencies", 0],
+      ["Select the stack", 0],
+      ["Drift check", 1],
+    ]);
     const report = readFileSync(join(dir, "drift.md"), "utf8");
     expect(report).toMatch(/^## Drift in `dev`/);
     expect(report).toMatch(/description\s*:\s*"edited in the console" => "backend service \(dev\)"/);

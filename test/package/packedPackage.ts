@@ -36,7 +36,14 @@ export async function packRepo(destination: string, options: { ignoreScripts?: b
   const [info] = JSON.parse(json.startsWith("[") ? json : result.stdout) as { filename: string; size: number; unpackedSize: number; files: PackedFile[] }[];
   const tarball = join(destination, info!.filename);
   const listing = await runOk("tar", ["-xzOf", tarball, "package/package.json"], { cwd: destination, env: cleanEnv() });
-  return { tarball, size: info!.size, unpackedSize: info!.unpackedSize, files: info!.files, manifest: JSON.parse(listing.stdout) as Record<string, unknown>, prepackOutput: result.stderr };
+  return {
+    tarball,
+    size: info!.size,
+    unpackedSize: info!.unpackedSize,
+    files: info!.files,
+    manifest: JSON.parse(listing.stdout) as Record<string, unknown>,
+    prepackOutput: result.stderr,
+  };
 }
 
 /** Versions of the repo's own dev tools, so a temp program's `npm install` finds them in the local npm cache. */
@@ -46,7 +53,11 @@ export function repoToolVersion(name: string): string {
 
 /** `npm install` of the tarball into `dir` (which has its own package.json), from the local cache where it can. */
 export async function installTarball(dir: string, tarball: string, extraArgs: string[] = []): Promise<void> {
-  await runOk("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--save-exact", ...extraArgs, tarball], { cwd: dir, env: cleanEnv(), timeoutMs: 300_000 });
+  await runOk("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--save-exact", ...extraArgs, tarball], {
+    cwd: dir,
+    env: cleanEnv(),
+    timeoutMs: 300_000,
+  });
 }
 
 export function writeFiles(dir: string, files: Record<string, string>): void {

@@ -73,7 +73,8 @@ describe("examples/gitops .gitlab-ci.yml", () => {
   const ci = parse(text, { strict: true, uniqueKeys: true, prettyErrors: true }) as Record<string, unknown> & { stages: string[] };
   const job = (name: string) => ci[name] as GitLabJob;
   /** A job's script with its `extends:` chain resolved (one level is all the file uses, checked below). */
-  const scriptOf = (name: string) => [...(job(job(name).extends ?? "")?.before_script ?? []), ...(job(name).script ?? job(job(name).extends ?? "")?.script ?? [])].join("\n");
+  const scriptOf = (name: string) =>
+    [...(job(job(name).extends ?? "")?.before_script ?? []), ...(job(name).script ?? job(job(name).extends ?? "")?.script ?? [])].join("\n");
 
   it("parses strictly, with stages in order: preview, dev, staging, prod, drift", () => {
     expect(ci.stages).toEqual(["preview", "dev", "staging", "prod", "drift"]);
@@ -94,7 +95,13 @@ describe("examples/gitops .gitlab-ci.yml", () => {
     const onMain = '$CI_PIPELINE_SOURCE == "push" && $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH';
     expect(job("up-dev")).toMatchObject({ stage: "dev", variables: { STACK: "dev" }, environment: { name: "dev" }, rules: [{ if: onMain }] });
     expect(job("up-staging")).toMatchObject({ stage: "staging", needs: ["up-dev"], variables: { STACK: "staging" }, environment: { name: "staging" } });
-    expect(job("up-prod")).toMatchObject({ stage: "prod", needs: ["up-staging"], variables: { STACK: "prod" }, environment: { name: "prod" }, allow_failure: false });
+    expect(job("up-prod")).toMatchObject({
+      stage: "prod",
+      needs: ["up-staging"],
+      variables: { STACK: "prod" },
+      environment: { name: "prod" },
+      allow_failure: false,
+    });
     expect(job("up-prod").rules).toEqual([{ if: onMain, when: "manual" }]);
     expect(job("up-dev").rules![0]!.when).toBeUndefined();
     for (const name of ["up-dev", "up-staging", "up-prod"]) expect(scriptOf(name), name).toMatch(/pulumi up --stack "\$STACK" --yes/);

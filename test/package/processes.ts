@@ -84,8 +84,16 @@ export interface EmulatorInfo {
 }
 
 /** Starts an `svc-emulator` executable with `start --port 0 --json` and reads the one JSON line it prints. */
-export async function startEmulatorBin(bin: string, args: string[], options: RunOptions): Promise<{ child: ChildProcess; info: EmulatorInfo; stop(): Promise<void> }> {
-  const child = spawn(bin, ["start", "--port", "0", "--json", ...args], { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+export async function startEmulatorBin(
+  bin: string,
+  args: string[],
+  options: RunOptions,
+): Promise<{ child: ChildProcess; info: EmulatorInfo; stop(): Promise<void> }> {
+  const child = spawn(bin, ["start", "--port", "0", "--json", ...args], {
+    cwd: options.cwd,
+    env: options.env as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const line = await new Promise<string>((resolve, reject) => {

@@ -76,7 +76,13 @@ export interface StepResult extends Result {
  * The job's `run:` steps in order in `workdir`; returns each one that ran (the last is the one that failed, if
  * any). `runnerEnv` is what a runner adds (PATH with the tools, GITHUB_STEP_SUMMARY, ...).
  */
-export async function runJobSteps(workflow: Workflow, jobName: string, context: ExpressionContext, workdir: string, runnerEnv: Record<string, string | undefined>): Promise<StepResult[]> {
+export async function runJobSteps(
+  workflow: Workflow,
+  jobName: string,
+  context: ExpressionContext,
+  workdir: string,
+  runnerEnv: Record<string, string | undefined>,
+): Promise<StepResult[]> {
   const job = workflow.jobs[jobName];
   if (!job?.steps) throw new Error(`no job ${jobName} with steps`);
   const jobEnv = Object.fromEntries(Object.entries(job.env ?? {}).map(([key, value]) => [key, resolveExpressions(String(value), context)]));
@@ -89,7 +95,11 @@ export async function runJobSteps(workflow: Workflow, jobName: string, context: 
     }
     const script = join(workdir, `.step-${jobName}-${index}.sh`);
     writeFileSync(script, step.run);
-    const result = await run("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], { cwd: workdir, env: { ...runnerEnv, ...jobEnv }, timeoutMs: 300_000 });
+    const result = await run("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
+      cwd: workdir,
+      env: { ...runnerEnv, ...jobEnv },
+      timeoutMs: 300_000,
+    });
     results.push({ ...result, step });
     if (result.code !== 0) break;
   }

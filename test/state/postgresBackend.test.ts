@@ -57,12 +57,22 @@ describe("PostgreSQL state backend: three stacks at once, a locked race, one acc
 
   /** A pipeline's job as one shell process: select (or create) the stack, then `pulumi up`. */
   const pipeline = (dir: string, stack: string, extra = "") =>
-    run("bash", ["-eo", "pipefail", "-c", `pulumi stack select --create ${stack} --non-interactive && pulumi up --stack ${stack} --yes --non-interactive --color never ${extra}`], { cwd: dir, env: env(dir), timeoutMs: 400_000 }).then((r) => (printed.push(r), r));
+    run(
+      "bash",
+      [
+        "-eo",
+        "pipefail",
+        "-c",
+        `pulumi stack select --create ${stack} --non-interactive && pulumi up --stack ${stack} --yes --non-interactive --color never ${extra}`,
+      ],
+      { cwd: dir, env: env(dir), timeoutMs: 400_000 },
+    ).then((r) => (printed.push(r), r));
 
   /** Objects are rows keyed by path, under the URL's path (the database name) as a prefix: `pulumi/.pulumi/...`. */
   const key = (path: string) => `${pg.database}/.pulumi/${path}`;
   const lockKeys = async () => (await pg.query(`SELECT key FROM pulumi_state WHERE key LIKE '${key("locks/")}%'`)).split("\n").filter(Boolean);
-  const historyCount = async (stack: string) => Number(await pg.query(`SELECT count(*) FROM pulumi_state WHERE key LIKE '${key(`history/svc-gitops/${stack}/`)}%.history.json'`));
+  const historyCount = async (stack: string) =>
+    Number(await pg.query(`SELECT count(*) FROM pulumi_state WHERE key LIKE '${key(`history/svc-gitops/${stack}/`)}%.history.json'`));
 
   async function exportState(stack: string): Promise<StackState> {
     const dir = checkout();
@@ -139,7 +149,10 @@ describe("PostgreSQL state backend: three stacks at once, a locked race, one acc
     const states = await Promise.all(STACKS.map(exportState));
     const recorded = states.flatMap(tokenIdsIn).sort();
     expect(recorded).toHaveLength(3);
-    const onServer = (await admin.appTokens.list()).objects.map((t) => t.id).filter((id) => id !== pipelineToken.id).sort();
+    const onServer = (await admin.appTokens.list()).objects
+      .map((t) => t.id)
+      .filter((id) => id !== pipelineToken.id)
+      .sort();
     expect(onServer).toEqual(recorded);
 
     // At rest in the database (each object is a row, its bytes base64 in a JSON column): token ids yes, token

@@ -51,15 +51,29 @@ export async function startPostgres(): Promise<PostgresServer> {
   if (asRoot) {
     const { stdout: ids } = await exec("id", ["-u", "postgres"]).catch(() => ({ stdout: "" }));
     const uid = Number(ids.trim());
-    if (!uid) throw new Error("running as root and there is no `postgres` user to run initdb as (scripts/ensure-postgres.sh installs postgresql-15, which creates it)");
+    if (!uid)
+      throw new Error("running as root and there is no `postgres` user to run initdb as (scripts/ensure-postgres.sh installs postgresql-15, which creates it)");
     const { stdout: gids } = await exec("id", ["-g", "postgres"]);
     for (const path of [dir, data, join(dir, "pwfile")]) chownSync(path, uid, Number(gids.trim()));
   }
   chmodSync(data, 0o700);
   const asServerUser = (tool: string, args: string[]) =>
-    asRoot ? exec("runuser", ["-u", "postgres", "--", join(bin, tool), ...args], { cwd: dir, timeout: 120_000 }) : exec(join(bin, tool), args, { cwd: dir, timeout: 120_000 });
+    asRoot
+      ? exec("runuser", ["-u", "postgres", "--", join(bin, tool), ...args], { cwd: dir, timeout: 120_000 })
+      : exec(join(bin, tool), args, { cwd: dir, timeout: 120_000 });
 
-  await asServerUser("initdb", ["-D", data, "-U", user, `--pwfile=${join(dir, "pwfile")}`, "--auth-local=scram-sha-256", "--auth-host=scram-sha-256", "-E", "UTF8", "--no-instructions"]);
+  await asServerUser("initdb", [
+    "-D",
+    data,
+    "-U",
+    user,
+    `--pwfile=${join(dir, "pwfile")}`,
+    "--auth-local=scram-sha-256",
+    "--auth-host=scram-sha-256",
+    "-E",
+    "UTF8",
+    "--no-instructions",
+  ]);
   rmSync(join(dir, "pwfile"));
   const port = await freePort();
   // fsync off: a test cluster thrown away after; unix socket in the temp dir, TCP on loopback only.
@@ -68,7 +82,13 @@ export async function startPostgres(): Promise<PostgresServer> {
 
   const env = { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: "10" };
   const psql = async (db: string, sql: string) =>
-    (await exec(join(bin, "psql"), ["-h", "127.0.0.1", "-p", String(port), "-U", user, "-d", db, "-v", "ON_ERROR_STOP=1", "-At", "-c", sql], { env, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 })).stdout;
+    (
+      await exec(join(bin, "psql"), ["-h", "127.0.0.1", "-p", String(port), "-U", user, "-d", db, "-v", "ON_ERROR_STOP=1", "-At", "-c", sql], {
+        env,
+        timeout: 60_000,
+        maxBuffer: 64 * 1024 * 1024,
+      })
+    ).stdout;
   await psql("postgres", `CREATE DATABASE ${database}`);
 
   let stopped = false;
