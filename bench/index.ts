@@ -4,14 +4,15 @@
  * Prints a table (or JSON with --json) and writes the JSON to a file in the OS temp dir, never into the repo.
  * A part that fails is reported as failed; the others still run, and the process then exits non-zero.
  *
- *   node dist/bench/index.js [--only emulator,sdk,provider] [--resources N] [--rounds N] [--json]
+ *   node dist/bench/index.js [--only emulator,sdk,provider] [--sizes 10,50,200,500 | --resources N] [--rounds N]
+ *                            [--latency-ms 100] [--latency-resources 200] [--json]
  */
 import { writeFileSync } from "node:fs";
 import { arch, cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
-import { Command, InvalidArgumentError } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { benchEmulator } from "./emulator";
-import { benchProvider, OPERATIONS, type ProviderBenchResult } from "./provider";
+import { benchProvider, DEFAULT_SIZES, OPERATIONS, type CpuFigures, type ProviderBenchResult } from "./provider";
 import { fmt, table } from "./report";
 import { benchSdk, type SdkBenchResult } from "./sdk";
 
@@ -34,6 +35,18 @@ const positiveInt = (value: string): number => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a positive integer");
   return n;
+};
+
+const nonNegativeInt = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected an integer of 0 or more");
+  return n;
+};
+
+const sizeList = (value: string): number[] => {
+  const sizes = value.split(",").map((s) => Number(s.trim()));
+  if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new InvalidArgumentError("expected a comma-separated list of positive integers, e.g. 10,50,200");
+  return sizes;
 };
 
 const partList = (value: string): Part[] => {
@@ -106,22 +119,53 @@ function render(report: BenchReport): string {
       ].join("\n"),
     ),
   );
-  out.push(
-    section("Provider through the Pulumi engine", report.provider, (r) =>
-      [
-        `  ${r.resources} AppTokens vs ${r.resources} no-op dynamic resources (baseline), median of ${r.rounds} round(s), engine ${r.engine}`,
-        table(
-          ["operation", "no-op ms", "AppTokens ms", "ratio", "+ms/resource", "session.start", "appToken.startSession", "API calls"],
-          OPERATIONS.map((op) => {
-            const f = r.operations[op];
-            return [op, fmt(f.noopMs), fmt(f.appTokensMs), fmt(f.ratio, 2), fmt(f.extraMsPerResource, 1), fmt(f.sessionStart), fmt(f.appTokenStartSession), fmt(f.apiCalls)];
-          }),
-        ),
-        "  ratio = AppTokens ms / no-op ms; API calls = every call the emulator served during the AppTokens operation.",
-      ].join("\n"),
-    ),
-  );
+  out.push(section("Provider through the Pulumi engine", report.provider, renderProvider));
   return out.join("\n\n");
+}
+
+function renderProvider(r: ProviderBenchResult): string {
+  const lines = [
+    `  AppTokens vs no-op dynamic resources (the engine's floor), same run, engine ${r.engine}, ${r.cpus} CPUs; medians of each size's rounds`,
+    "  Scale curve: ratio = AppTokens ms / no-op ms (wall); ms/res = AppTokens ms / N; +ms/res = (AppTokens ms - no-op ms) / N;",
+    "  CPU ratio = CPU of all the AppTokens operation's processes / the same of the no-op operation (steadier than wall time on a shared machine)",
+    table(
+      ["N", "operation", "rounds", "no-op ms", "AppTokens ms", "ratio", "ms/res", "+ms/res", "CPU ratio", "session.start", "API calls"],
+      r.curve.flatMap((p) =>
+        OPERATIONS.map((op) => {
+          const f = p.operations[op];
+          return [String(p.resources), op, fmt(p.rounds), fmt(f.noopMs), fmt(f.appTokensMs), fmt(f.ratio, 2), fmt(f.appTokensMsPerResource, 1), fmt(f.extraMsPerResource, 1), fmt(f.cpuRatio, 2), fmt(f.sessionStart), fmt(f.apiCalls)];
+        }),
+      ),
+    ),
+    "  Per size: checkpoint bytes per resource (the file the engine rewrites on every step, after up minus after destroy, / N), peak memory of the dynamic provider process",
+    table(
+      ["N", "state B/res no-op", "state B/res AppTokens", "provider MiB no-op", "provider MiB AppTokens"],
+      r.curve.map((p) => [String(p.resources), fmt(p.stateBytesPerResource.noop), fmt(p.stateBytesPerResource.appTokens), fmt(p.providerPeakMiB.noop, 1), fmt(p.providerPeakMiB.appTokens, 1)]),
+    ),
+    "  Where the CPU goes (s of CPU, no-op / AppTokens): program = language host, provider = dynamic provider host, rest = engine CLI and the others",
+    table(
+      ["N", "operation", "program", "provider", "rest"],
+      r.curve.flatMap((p) =>
+        OPERATIONS.map((op) => {
+          const c = p.operations[op].cpu;
+          const pair = (k: keyof CpuFigures) => `${fmt(c.noop[k], 2)} / ${fmt(c.appTokens[k], 2)}`;
+          return [String(p.resources), op, pair("program"), pair("provider"), pair("rest")];
+        }),
+      ),
+    ),
+  ];
+  const l = r.latency;
+  if (l) {
+    lines.push(
+      `  Latency: up of ${l.resources} AppTokens, every call answered after ${l.latencyMs} ms; engine parallelism ${l.parallelism}; svc:maxConcurrency at its default (${l.maxConcurrency ?? "no such limit in this release"})`,
+      table(
+        ["floor up ms", "latency bound ms", "floor + bound ms", "AppTokens ms", "ratio to bound", "ratio to floor", "API calls"],
+        [[fmt(l.floorMs), fmt(l.latencyBoundMs), fmt(l.boundMs), fmt(l.appTokensMs), fmt(l.ratioToBound, 2), fmt(l.ratioToFloor, 2), fmt(Object.values(l.calls).reduce((a, b) => a + b, 0))]],
+      ),
+      `  latency bound = ${l.latencyMs} ms x (ceil(${l.resources} / ${l.inFlight} in flight) + 1 session.start); ratio to bound <= 1: the calls overlap as much as the parallelism allows`,
+    );
+  }
+  return lines.join("\n");
 }
 
 async function main(): Promise<void> {
@@ -129,11 +173,19 @@ async function main(): Promise<void> {
     .name("bench")
     .description("pulumi-svc benchmarks: emulator, sdk vs raw undici, provider vs a no-op dynamic resource")
     .option("--only <parts>", `comma-separated subset of ${PARTS.join(",")}`, partList, [...PARTS])
-    .option("--resources <n>", "resources per program in the provider bench", positiveInt, 50)
-    .option("--rounds <n>", "rounds of the provider bench (median reported)", positiveInt, 2)
+    .addOption(
+      new Option("--sizes <list>", "resources per program at each point of the provider bench's scale curve")
+        .env("SVC_BENCH_SIZES")
+        .argParser(sizeList)
+        .default(DEFAULT_SIZES, DEFAULT_SIZES.join(",")),
+    )
+    .option("--resources <n>", "one size only (same as --sizes n)", positiveInt)
+    .option("--rounds <n>", "rounds per size of the provider bench (median reported)", positiveInt, 2)
+    .option("--latency-ms <n>", "the provider's realistic-latency case: the emulator answers after this many ms (0: skip the case)", nonNegativeInt, 100)
+    .option("--latency-resources <n>", "AppTokens in the realistic-latency case", positiveInt, 200)
     .option("--json", "print JSON instead of the table", false)
     .parse();
-  const opts = program.opts<{ only: Part[]; resources: number; rounds: number; json: boolean }>();
+  const opts = program.opts<{ only: Part[]; sizes: number[]; resources?: number; rounds: number; latencyMs: number; latencyResources: number; json: boolean }>();
   const only = new Set(opts.only);
 
   const report: BenchReport = {
@@ -141,7 +193,13 @@ async function main(): Promise<void> {
     machine: machine(),
     emulator: await run(only.has("emulator"), "emulator", () => benchEmulator()),
     sdk: await run(only.has("sdk"), "sdk", () => benchSdk()),
-    provider: await run(only.has("provider"), "provider", () => benchProvider({ resources: opts.resources, rounds: opts.rounds })),
+    provider: await run(only.has("provider"), "provider", () =>
+      benchProvider({
+        sizes: opts.resources ? [opts.resources] : opts.sizes,
+        rounds: opts.rounds,
+        latency: opts.latencyMs > 0 ? { resources: opts.latencyResources, latencyMs: opts.latencyMs } : false,
+      }),
+    ),
   };
 
   report.loadAverageAtEnd = load();

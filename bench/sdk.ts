@@ -6,17 +6,11 @@
  * is not shared with the server's and the CPU per call is the client's alone. Bounded in time.
  * Run alone: `npm run build && node dist/bench/sdk.js`.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { Agent, request } from "undici";
 import { SvcClient } from "../sdk";
+import { startEmulatorProcess, type EmulatorProcess, type EmulatorTarget } from "./emulatorProcess";
 
-export interface EmulatorTarget {
-  baseUrl: string;
-  partnerId: number;
-  adminSecret: string;
-}
+export type { EmulatorTarget };
 
 export interface SdkBenchOptions {
   /** Measured time per round and side; default 1000 ms (4 rounds each side, interleaved). */
@@ -41,10 +35,11 @@ export interface SdkBenchResult {
 export async function benchSdk(emulator?: string | EmulatorTarget, options: SdkBenchOptions = {}): Promise<SdkBenchResult> {
   const roundMs = options.roundMs ?? 1000;
   const concurrency = options.concurrency ?? 8;
-  let started: ChildProcess | undefined;
+  let started: EmulatorProcess | undefined;
   let target: EmulatorTarget;
   if (emulator === undefined) {
-    ({ child: started, target } = await startEmulatorProcess());
+    started = await startEmulatorProcess();
+    target = started.target;
   } else if (typeof emulator === "string") {
     const account = (await (await fetch(`${new URL(emulator).origin}/_emulator/account`)).json()) as { partnerId: number; adminSecret: string };
     target = { baseUrl: emulator, ...account };
@@ -97,22 +92,8 @@ export async function benchSdk(emulator?: string | EmulatorTarget, options: SdkB
   } finally {
     await client.close();
     await agent.close();
-    started?.kill();
+    await started?.close();
   }
-}
-
-/** The emulator in a child process (the compiled CLI next to this file), on any free port. */
-async function startEmulatorProcess(): Promise<{ child: ChildProcess; target: EmulatorTarget }> {
-  const cli = join(__dirname, "..", "emulator", "cli.js");
-  const child = spawn(process.execPath, [cli, "--port", "0", "--json"], { stdio: ["ignore", "pipe", "inherit"] });
-  const lines = createInterface({ input: child.stdout! });
-  const first = await new Promise<string>((resolve, reject) => {
-    lines.once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`the emulator exited (${code}) before it started`)));
-  });
-  lines.close();
-  const info = JSON.parse(first) as EmulatorTarget;
-  return { child, target: { baseUrl: info.baseUrl, partnerId: info.partnerId, adminSecret: info.adminSecret } };
 }
 
 const ROUNDS = 4;

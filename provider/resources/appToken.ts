@@ -8,8 +8,8 @@ import type { HashType } from "../../sdk/contract/platform";
 import type { AppTokenProgramInputs } from "../schemas/appTokenInputs";
 import type { ConnectionArgs } from "./connectionArgs";
 import type { PulumiInputs } from "./inputs";
-import { shimFor } from "./shim";
-import { dynamicTypeToken, isResourceOfType, RESOURCE_MODULE } from "./typeToken";
+import { ShimResource } from "./shim";
+import { dynamicTypeToken, isResourceOfType } from "./typeToken";
 
 /**
  * The inputs of an AppToken: derived from the schema check validates (provider/schemas/appTokenInputs.ts), where
@@ -18,7 +18,7 @@ import { dynamicTypeToken, isResourceOfType, RESOURCE_MODULE } from "./typeToken
  */
 export type AppTokenArgs = PulumiInputs<Omit<AppTokenProgramInputs, "connection">> & { connection?: pulumi.Input<ConnectionArgs> };
 
-export class AppToken extends pulumi.dynamic.Resource {
+export class AppToken extends ShimResource {
   /** The engine's type token: dynamic resources are named `pulumi-nodejs:dynamic/<module>:<type>`. */
   static readonly __pulumiType = dynamicTypeToken("AppToken");
 
@@ -65,14 +65,15 @@ export class AppToken extends pulumi.dynamic.Resource {
       expiry: args.expiry,
       keepers: args.keepers,
       adoptId: args.adoptId,
-      connection: args.connection === undefined ? undefined : pulumi.secret(args.connection),
       tokenId: undefined,
       token: undefined,
       partnerId: undefined,
       status: undefined,
       createdAt: undefined,
       updatedAt: undefined,
+      // An input only (not an output of the resource): left out when not given.
+      ...(args.connection === undefined ? {} : { connection: pulumi.secret(args.connection) }),
     };
-    super(shimFor("appToken"), name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token", "connection"] }), RESOURCE_MODULE, "AppToken");
+    super("appToken", "AppToken", name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token", "connection"] }));
   }
 }

@@ -8,8 +8,8 @@ import type { HttpMethodName, SecureHashingAlgoName } from "../../sdk/contract/p
 import type { HttpNotificationTemplateProgramInputs } from "../schemas/httpNotificationTemplateInputs";
 import type { ConnectionArgs } from "./connectionArgs";
 import type { PulumiInputs } from "./inputs";
-import { shimFor } from "./shim";
-import { dynamicTypeToken, isResourceOfType, RESOURCE_MODULE } from "./typeToken";
+import { ShimResource } from "./shim";
+import { dynamicTypeToken, isResourceOfType } from "./typeToken";
 
 /**
  * The inputs of an HttpNotificationTemplate: derived from the schema check validates
@@ -20,7 +20,7 @@ export type HttpNotificationTemplateArgs = PulumiInputs<Omit<HttpNotificationTem
   connection?: pulumi.Input<ConnectionArgs>;
 };
 
-export class HttpNotificationTemplate extends pulumi.dynamic.Resource {
+export class HttpNotificationTemplate extends ShimResource {
   /** The engine's type token: dynamic resources are named `pulumi-nodejs:dynamic/<module>:<type>`. */
   static readonly __pulumiType = dynamicTypeToken("HttpNotificationTemplate");
 
@@ -74,7 +74,6 @@ export class HttpNotificationTemplate extends pulumi.dynamic.Resource {
       active: args.active,
       adoptId: args.adoptId,
       signSecret: args.signSecret === undefined ? undefined : pulumi.secret(args.signSecret),
-      connection: args.connection === undefined ? undefined : pulumi.secret(args.connection),
       templateId: undefined,
       partnerId: undefined,
       sourceTemplateId: undefined,
@@ -83,14 +82,9 @@ export class HttpNotificationTemplate extends pulumi.dynamic.Resource {
       eventObjectType: undefined,
       createdAt: undefined,
       updatedAt: undefined,
+      // An input only (not an output of the resource): left out when not given.
+      ...(args.connection === undefined ? {} : { connection: pulumi.secret(args.connection) }),
     };
-    super(
-      shimFor("httpNotificationTemplate"),
-      name,
-      props,
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["signSecret", "connection"] }),
-      RESOURCE_MODULE,
-      "HttpNotificationTemplate",
-    );
+    super("httpNotificationTemplate", "HttpNotificationTemplate", name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["signSecret", "connection"] }));
   }
 }

@@ -1,46 +1,64 @@
 /**
- * The dynamic provider objects handed to the engine. The engine serializes them into the state as source text with
- * everything they capture, so they capture nothing but a kind name: each method loads the installed package's
- * runtime by package name and calls into it. The text is therefore the same from release to release (no diff on a
- * package upgrade), holds no client or secret, and always runs the code of the package that is installed.
+ * The dynamic provider the engine stores with every resource (its `__provider` input) and runs in its dynamic
+ * provider process: `require-from-string(text).handler()` once per process and per distinct text, then the CRUD
+ * methods (@pulumi/pulumi cmd/dynamic-provider). Ours is a few lines of fixed source text that capture nothing but a
+ * kind name: the handler loads the installed package's runtime by package name, once, and calls into it. So the
+ * text is the same from release to release (no diff on a package upgrade), holds no client or secret, and always
+ * runs the code of the package that is installed.
+ *
+ * The text is written here rather than produced by `pulumi.dynamic.Resource`'s closure serializer: that made 2.7 kB
+ * per resource (stored twice in the state, sent with every check, diff and create) and loaded the TypeScript compiler
+ * into the program to produce it. See docs/bench.md.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
+import { dynamicTypeToken } from "./typeToken";
 
-type Kind = "appToken" | "httpNotificationTemplate";
+export type ShimKind = "appToken" | "httpNotificationTemplate";
 
-// One object per kind: the SDK serializes a provider object once and reuses the text for every resource handed the
-// same object, so 50 AppTokens cost one serialization, not 50.
-const shims = new Map<Kind, pulumi.dynamic.ResourceProvider>();
-
-export function shimFor(kind: Kind): pulumi.dynamic.ResourceProvider {
-  let shim = shims.get(kind);
-  if (!shim) shims.set(kind, (shim = makeShim(kind)));
-  return shim;
+/**
+ * The provider text of a kind. Shims stored by earlier releases (serialized closures) require the same module and
+ * call the same names, `configure` and `<kind>.check/diff/create/read/update/delete`: that is the runtime's contract.
+ */
+export function shimText(kind: ShimKind): string {
+  return `exports.handler = () => {
+  const runtime = () => require("pulumi-svc/provider-runtime");
+  const { configure, ${kind}: provider } = runtime();
+  return {
+    configure: async (req) => configure(req.config),
+    check: (olds, news) => provider.check(olds, news),
+    diff: (id, olds, news) => provider.diff(id, olds, news),
+    create: (inputs) => provider.create(inputs),
+    read: (id, props) => provider.read(id, props),
+    update: (id, olds, news) => provider.update(id, olds, news),
+    delete: (id, props) => provider.delete(id, props),
+  };
+};
+`;
 }
 
-function makeShim(kind: Kind): pulumi.dynamic.ResourceProvider {
-  const runtime = () => require("pulumi-svc/provider-runtime");
-  return {
-    async configure(req) {
-      runtime().configure(req.config);
-    },
-    async check(olds, news) {
-      return runtime()[kind].check(olds, news);
-    },
-    async diff(id, olds, news) {
-      return runtime()[kind].diff(id, olds, news);
-    },
-    async create(inputs) {
-      return runtime()[kind].create(inputs);
-    },
-    async read(id, props) {
-      return runtime()[kind].read(id, props);
-    },
-    async update(id, olds, news) {
-      return runtime()[kind].update(id, olds, news);
-    },
-    async delete(id, props) {
-      return runtime()[kind].delete(id, props);
-    },
-  };
+/**
+ * A dynamic resource (type `pulumi-nodejs:dynamic/svc:<type>`, the token `pulumi.dynamic.Resource` gives: dynamicTypeToken) whose
+ * provider is the shim of its kind. Properties whose value is undefined and that are not outputs of the resource
+ * should be left out of `props` by the caller: each property costs the SDK four promises with a stack trace.
+ */
+export abstract class ShimResource extends pulumi.CustomResource {
+  protected constructor(kind: ShimKind, type: string, name: string, props: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
+    // While it registers a resource, @pulumi/pulumi tags each promise it makes (four per property) with a stack
+    // trace for its leak report, which prints them only with PULUMI_DEBUG_PROMISE_LEAKS set. Under the language
+    // host's source-map support (on by default) each trace maps every frame through source maps: about 0.1 ms each,
+    // most of the program's time per AppToken (docs/bench.md). So no frames are captured during the synchronous
+    // registration, unless that debugging is on. The resource's own source position is unaffected (the SDK lifts the
+    // limit itself to find it), and an error thrown here gets its stack back.
+    const limit = Error.stackTraceLimit;
+    if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) Error.stackTraceLimit = 0;
+    try {
+      super(dynamicTypeToken(type), name, { ...props, __provider: shimText(kind) }, opts);
+    } catch (error) {
+      Error.stackTraceLimit = limit;
+      if (error instanceof Error) Error.captureStackTrace(error, new.target);
+      throw error;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
 }

@@ -30,11 +30,17 @@ export const StartAppTokenSessionInput = z.strictObject({
 });
 export type StartAppTokenSessionInput = z.input<typeof StartAppTokenSessionInput>;
 
+// Built once: a zod schema compiles itself on its first parse, so one made per call costs that every call.
+const StrictAppTokenAddFields = z.strictObject(AppTokenAddFields.shape);
+const StrictAppTokenFilter = z.strictObject(AppTokenFilter.shape);
+const StrictPager = z.strictObject(Pager.shape);
+const StrictAppTokenUpdateFields = z.strictObject(AppTokenUpdateFields.shape);
+
 export class AppTokens {
   constructor(private readonly api: PlatformApi) {}
 
   async add(fields: AppTokenAddFields, options?: CallOptions): Promise<AppToken> {
-    const appToken = validateInput(z.strictObject(AppTokenAddFields.shape), fields, "appTokens.add");
+    const appToken = validateInput(StrictAppTokenAddFields, fields, "appTokens.add");
     return this.api.call(
       { service: SERVICE, action: "add", params: { appToken: { objectType: OBJECT_TYPES.appToken, ...appToken } }, schema: AppToken },
       options,
@@ -47,8 +53,8 @@ export class AppTokens {
   }
 
   async list(filter: AppTokenFilter = {}, pager: Pager = {}, options?: CallOptions): Promise<AppTokenListResponse> {
-    const f = validateInput(z.strictObject(AppTokenFilter.shape), filter, "appTokens.list: filter");
-    const p = validateInput(z.strictObject(Pager.shape), pager, "appTokens.list: pager");
+    const f = validateInput(StrictAppTokenFilter, filter, "appTokens.list: filter");
+    const p = validateInput(StrictPager, pager, "appTokens.list: pager");
     return this.api.call(
       {
         service: SERVICE,
@@ -68,7 +74,7 @@ export class AppTokens {
 
   async update(id: string, fields: AppTokenUpdateFields, options?: CallOptions): Promise<AppToken> {
     validateInput(Id, id, "appTokens.update: id");
-    const appToken = validateInput(z.strictObject(AppTokenUpdateFields.shape), fields, "appTokens.update");
+    const appToken = validateInput(StrictAppTokenUpdateFields, fields, "appTokens.update");
     return this.api.call(
       { service: SERVICE, action: "update", params: { id, appToken: { objectType: OBJECT_TYPES.appToken, ...appToken } }, schema: AppToken },
       options,

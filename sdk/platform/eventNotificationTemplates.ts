@@ -19,6 +19,12 @@ const Id = z.string().min(1, "must be a non-empty string");
 const Status = z.number().int().min(1);
 const VoidResponse = z.unknown();
 
+// Built once: a zod schema compiles itself on its first parse, so one made per call costs that every call.
+const StrictHttpTemplateCloneFields = z.strictObject(HttpTemplateCloneFields.shape);
+const StrictHttpTemplateUpdateFields = z.strictObject(HttpTemplateUpdateFields.shape);
+const StrictTemplateFilter = z.strictObject(TemplateFilter.shape);
+const StrictPager = z.strictObject(Pager.shape);
+
 export class EventNotificationTemplates {
   constructor(private readonly api: PlatformApi) {}
 
@@ -30,7 +36,7 @@ export class EventNotificationTemplates {
   /** Clone a system template into an HTTP webhook template (it starts disabled; see updateStatus). */
   async clone(id: string, fields: HttpTemplateCloneFields, options?: CallOptions): Promise<EventNotificationTemplate> {
     validateInput(Id, id, "templates.clone: id");
-    const template = validateInput(z.strictObject(HttpTemplateCloneFields.shape), fields, "templates.clone");
+    const template = validateInput(StrictHttpTemplateCloneFields, fields, "templates.clone");
     return this.api.call(
       {
         service: SERVICE,
@@ -59,7 +65,7 @@ export class EventNotificationTemplates {
 
   async update(id: string, fields: HttpTemplateUpdateFields, options?: CallOptions): Promise<EventNotificationTemplate> {
     validateInput(Id, id, "templates.update: id");
-    const template = validateInput(z.strictObject(HttpTemplateUpdateFields.shape), fields, "templates.update");
+    const template = validateInput(StrictHttpTemplateUpdateFields, fields, "templates.update");
     return this.api.call(
       {
         service: SERVICE,
@@ -93,8 +99,8 @@ export class EventNotificationTemplates {
     pager: Pager,
     options?: CallOptions,
   ): Promise<EventNotificationTemplateListResponse> {
-    const f = validateInput(z.strictObject(TemplateFilter.shape), filter, `templates.${action}: filter`);
-    const p = validateInput(z.strictObject(Pager.shape), pager, `templates.${action}: pager`);
+    const f = validateInput(StrictTemplateFilter, filter, `templates.${action}: filter`);
+    const p = validateInput(StrictPager, pager, `templates.${action}: pager`);
     return this.api.call(
       {
         service: SERVICE,
