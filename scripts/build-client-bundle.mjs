@@ -4,7 +4,7 @@
  * `node scripts/build-client-bundle.mjs [--outfile path]`. Called from `npm run build`.
  */
 import { build } from "esbuild";
-import { mkdir, stat } from "node:fs/promises";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -14,7 +14,8 @@ const outfile = flag > 0 && process.argv[flag + 1] ? resolve(process.argv[flag +
 
 export async function buildClientBundle(target = outfile) {
   await mkdir(dirname(target), { recursive: true });
-  await build({
+  const result = await build({
+    write: false,
     entryPoints: [resolve(root, "sdk/client/index.ts")],
     outfile: target,
     bundle: true,
@@ -27,6 +28,13 @@ export async function buildClientBundle(target = outfile) {
     legalComments: "inline",
     logLevel: "warning",
   });
+  // The bundle is an ES module in a CommonJS package: this marker makes Node and bundlers read it as one.
+  const files = [...result.outputFiles.map((f) => [f.path, f.text]), [resolve(dirname(target), "package.json"), '{ "type": "module" }\n']];
+  // Only what changed is written: `npm pack` (prepack) during a test run never rewrites a file another test reads.
+  for (const [path, text] of files) {
+    const before = await readFile(path, "utf8").catch(() => undefined);
+    if (before !== text) await writeFile(path, text);
+  }
   return target;
 }
 

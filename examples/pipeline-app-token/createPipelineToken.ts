@@ -20,8 +20,11 @@ export const PIPELINE_TOKEN_DEFAULTS = {
   expiry: 0,
 } as const;
 
-/** Creates the token with an admin client. The result carries the token value: hand it on, never log it. */
-export async function createPipelineToken(adminClient: SvcClient, options: PipelineTokenOptions = {}): Promise<{ id: string; token: string; hashType: AppToken["hashType"] }> {
+/**
+ * Creates the token with an admin client (an `SvcClient` on the admin secret; any object with its
+ * `appTokens.add`). The result carries the token value: hand it on, never log it.
+ */
+export async function createPipelineToken(adminClient: { readonly appTokens: Pick<SvcClient["appTokens"], "add"> }, options: PipelineTokenOptions = {}): Promise<{ id: string; token: string; hashType: AppToken["hashType"] }> {
   const created = await adminClient.appTokens.add({
     hashType: "SHA256",
     // ADMIN, because managing app tokens and templates needs an admin session; the privilege below is what

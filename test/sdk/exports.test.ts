@@ -15,7 +15,7 @@ const INTERNALS = ["registerSecret", "redact", "redactValue", "createTransport",
 describe("package export map", () => {
   it("exposes exactly these subpaths", () => {
     expect(Object.keys(pkg.exports).sort()).toEqual(
-      [".", "./dist/provider/runtime", "./emulator", "./package.json", "./provider-runtime", "./sdk", "./sdk/avatar", "./sdk/client"].sort(),
+      [".", "./dist/provider/runtime", "./emulator", "./package.json", "./provider-runtime", "./sdk", "./sdk/avatar", "./sdk/client", "./sdk/client/fakes"].sort(),
     );
   });
 
@@ -43,8 +43,12 @@ describe("package export map", () => {
     );
   });
 
+  it("pulumi-svc/sdk/client/fakes: the test doubles of the browser library, its own entry", () => {
+    expect(Object.keys(load("pulumi-svc/sdk/client/fakes")).sort()).toEqual(["FAKE_OFFER_SDP", "FakeClock", "FakeDocument", "FakeElement", "FakePeerConnection", "FakeVideoElement", "settle"].sort());
+  });
+
   it("no public entry exports an internal", () => {
-    for (const entry of ["pulumi-svc", "pulumi-svc/sdk", "pulumi-svc/sdk/avatar", "pulumi-svc/sdk/client", "pulumi-svc/emulator", "pulumi-svc/provider-runtime"]) {
+    for (const entry of ["pulumi-svc", "pulumi-svc/sdk", "pulumi-svc/sdk/avatar", "pulumi-svc/sdk/client", "pulumi-svc/sdk/client/fakes", "pulumi-svc/emulator", "pulumi-svc/provider-runtime"]) {
       const names = Object.keys(load(entry));
       expect(names.filter((name) => INTERNALS.includes(name)), entry).toEqual([]);
     }

@@ -1,0 +1,109 @@
+/**
+ * A throwaway PostgreSQL 15 server for a test: Debian's binaries (scripts/ensure-postgres.sh installs them when
+ * missing; never skipped), a cluster made by initdb in a temp dir, listening on 127.0.0.1 on a free port with
+ * password (SCRAM) authentication, and stopped after. initdb and postgres refuse to run as root, so as root they
+ * run as the unprivileged `postgres` user the Debian package creates.
+ */
+import { execFile } from "node:child_process";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { repoRoot } from "../support/pulumi";
+
+const exec = promisify(execFile);
+
+export interface PostgresServer {
+  port: number;
+  user: string;
+  password: string;
+  database: string;
+  /** postgres:// URL without the password (it goes in PGPASSWORD, as the docs recommend). */
+  url(params?: Record<string, string>): string;
+  /** Runs SQL with psql and returns its unaligned, tuples-only output. */
+  query(sql: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPostgres(): Promise<PostgresServer> {
+  const { stdout } = await exec("bash", [join(repoRoot, "scripts", "ensure-postgres.sh")], { timeout: 900_000 });
+  const bin = stdout.trim().split("\n").at(-1)!;
+  const asRoot = process.getuid?.() === 0;
+  const dir = mkdtempSync(join(tmpdir(), "pulumi-svc-pg-"));
+  const data = join(dir, "data");
+  const user = "pulumi_state";
+  const password = `pg-${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`;
+  const database = "pulumi";
+  writeFileSync(join(dir, "pwfile"), `${password}\n`);
+  mkdirSync(data);
+  if (asRoot) {
+    const { stdout: ids } = await exec("id", ["-u", "postgres"]).catch(() => ({ stdout: "" }));
+    const uid = Number(ids.trim());
+    if (!uid)
+      throw new Error("running as root and there is no `postgres` user to run initdb as (scripts/ensure-postgres.sh installs postgresql-15, which creates it)");
+    const { stdout: gids } = await exec("id", ["-g", "postgres"]);
+    for (const path of [dir, data, join(dir, "pwfile")]) chownSync(path, uid, Number(gids.trim()));
+  }
+  chmodSync(data, 0o700);
+  const asServerUser = (tool: string, args: string[]) =>
+    asRoot
+      ? exec("runuser", ["-u", "postgres", "--", join(bin, tool), ...args], { cwd: dir, timeout: 120_000 })
+      : exec(join(bin, tool), args, { cwd: dir, timeout: 120_000 });
+
+  await asServerUser("initdb", [
+    "-D",
+    data,
+    "-U",
+    user,
+    `--pwfile=${join(dir, "pwfile")}`,
+    "--auth-local=scram-sha-256",
+    "--auth-host=scram-sha-256",
+    "-E",
+    "UTF8",
+    "--no-instructions",
+  ]);
+  rmSync(join(dir, "pwfile"));
+  const port = await freePort();
+  // fsync off: a test cluster thrown away after; unix socket in the temp dir, TCP on loopback only.
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off`;
+  await asServerUser("pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", options, "start"]);
+
+  const env = { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: "10" };
+  const psql = async (db: string, sql: string) =>
+    (
+      await exec(join(bin, "psql"), ["-h", "127.0.0.1", "-p", String(port), "-U", user, "-d", db, "-v", "ON_ERROR_STOP=1", "-At", "-c", sql], {
+        env,
+        timeout: 60_000,
+        maxBuffer: 64 * 1024 * 1024,
+      })
+    ).stdout;
+  await psql("postgres", `CREATE DATABASE ${database}`);
+
+  let stopped = false;
+  return {
+    port,
+    user,
+    password,
+    database,
+    url: (params = { sslmode: "disable" }) => `postgres://${user}@127.0.0.1:${port}/${database}?${new URLSearchParams(params).toString()}`,
+    query: (sql) => psql(database, sql),
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await asServerUser("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
