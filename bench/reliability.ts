@@ -84,7 +84,9 @@ export async function benchReliability(options: { resources?: number; log?: (lin
       for (const operation of ["up", "destroy"] as const) {
         const run = await measure(emulator, admin, bench.stack, eventsFile, operation, rate, 100 + index);
         runs.push(run);
-        log(`${Math.round(rate * 100)}% faults, ${operation}: ${run.succeeded ? "succeeded" : `FAILED (${run.error})`} in ${run.seconds} s, ${run.faultsInjected} faults, ${run.retries} retries, ${run.recoveries} recoveries (${run.adopted} adopted), ${run.orphans} orphans`);
+        log(
+          `${Math.round(rate * 100)}% faults, ${operation}: ${run.succeeded ? "succeeded" : `FAILED (${run.error})`} in ${run.seconds} s, ${run.faultsInjected} faults, ${run.retries} retries, ${run.recoveries} recoveries (${run.adopted} adopted), ${run.orphans} orphans`,
+        );
         // A failed run is finished with faults off, so the next level starts clean; its failure stays recorded.
         if (!run.succeeded) await (operation === "up" ? bench.stack.up() : bench.stack.destroy()).catch(() => undefined);
       }
@@ -117,14 +119,24 @@ async function measure(
     const result = operation === "up" ? await stack.up() : await stack.destroy();
     if (result.summary.result !== "succeeded") error = `result ${result.summary.result}`;
   } catch (e) {
-    error = (e instanceof Error ? e.message : String(e)).split("\n").find((line) => /error/i.test(line))?.trim().slice(0, 200) ?? "failed";
+    error =
+      (e instanceof Error ? e.message : String(e))
+        .split("\n")
+        .find((line) => /error/i.test(line))
+        ?.trim()
+        .slice(0, 200) ?? "failed";
   }
   const seconds = Math.round((performance.now() - start) / 100) / 10;
   const injected = emulator.ctx.faults.get().injected;
   emulator.ctx.faults.set({});
-  const events = readFileSync(eventsFile, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { type: string; outcome?: string });
+  const events = readFileSync(eventsFile, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { type: string; outcome?: string });
   const recorded = new Set(
-    ((await stack.exportStack()).deployment.resources ?? []).filter((r: { type: string; id?: string }) => r.type.endsWith("AppToken")).map((r: { id?: string }) => r.id),
+    ((await stack.exportStack()).deployment.resources ?? [])
+      .filter((r: { type: string; id?: string }) => r.type.endsWith("AppToken"))
+      .map((r: { id?: string }) => r.id),
   );
   const onPlatform = (await admin.appTokens.iterate({ statusEqual: 2 }).toArray()).map((t) => t.id);
   return {

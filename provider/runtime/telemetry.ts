@@ -14,7 +14,7 @@ export function recordEvent(event: ProviderEvent): void {
   const file = process.env.SVC_PROVIDER_EVENTS_FILE;
   if (!file) return;
   try {
-    appendFileSync(file, redact(JSON.stringify({ at: new Date().toISOString(), pid: process.pid, ...event })) + "\n");
+    appendFileSync(file, `${redact(JSON.stringify({ at: new Date().toISOString(), pid: process.pid, ...event }))}\n`);
   } catch {
     // Telemetry must never fail an operation.
   }

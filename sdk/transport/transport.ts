@@ -9,14 +9,7 @@ import { Agent, type Dispatcher } from "undici";
 import { SvcAbortError, SvcError, SvcNetworkError, SvcTimeoutError } from "../errors";
 import { redact } from "../redact";
 import { errnoOf, sendOnce } from "./attempt";
-import {
-  TRANSPORT_DEFAULTS,
-  type Transport,
-  type TransportEvent,
-  type TransportOptions,
-  type TransportRequest,
-  type TransportResponse,
-} from "./options";
+import { TRANSPORT_DEFAULTS, type Transport, type TransportEvent, type TransportOptions, type TransportRequest, type TransportResponse } from "./options";
 import { createRequestGate } from "./requestGate";
 import { failureKind, parseRetryAfter, retryDelayMs, shouldRetry, type Outcome } from "./retryPolicy";
 
@@ -120,7 +113,15 @@ export function createTransport(options: TransportOptions = {}): Transport {
           outcome = { kind: "status", status: result.status, retryAfterMs: parseRetryAfter(result.headers["retry-after"]) };
           if (options.onEvent) {
             const serverTimeMs = Date.parse(headerValue(result.headers.date) ?? "");
-            emit({ type: "response", ...base, attempt, status: result.status, ms: elapsed(attemptStart), requestId, ...(Number.isNaN(serverTimeMs) ? {} : { serverTimeMs }) });
+            emit({
+              type: "response",
+              ...base,
+              attempt,
+              status: result.status,
+              ms: elapsed(attemptStart),
+              requestId,
+              ...(Number.isNaN(serverTimeMs) ? {} : { serverTimeMs }),
+            });
           }
         } catch (error) {
           if (signal.aborted) {
@@ -136,9 +137,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
         }
 
         const retry = shouldRetry({ outcome, idempotent: req.idempotent, retriesDone: attempt - 1, maxRetries });
-        const delayMs = retry
-          ? retryDelayMs(attempt, outcome.kind === "status" ? outcome.retryAfterMs : undefined, config, random)
-          : 0;
+        const delayMs = retry ? retryDelayMs(attempt, outcome.kind === "status" ? outcome.retryAfterMs : undefined, config, random) : 0;
         // A 429 holds the whole client, not just this call: every other request would meet the same limit.
         if (failureKind(outcome) === "throttled") {
           gate.pause(retry ? delayMs : retryDelayMs(attempt, outcome.kind === "status" ? outcome.retryAfterMs : undefined, config, random));
@@ -175,13 +174,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
   return { request, close };
 }
 
-function finalError(
-  error: unknown,
-  outcome: Outcome,
-  where: string,
-  attempts: number,
-  label: { service?: string; action?: string },
-): SvcError {
+function finalError(error: unknown, outcome: Outcome, where: string, attempts: number, label: { service?: string; action?: string }): SvcError {
   const errno = outcome.kind === "error" ? outcome.errno : "UNKNOWN";
   const tries = attempts === 1 ? "1 attempt" : `${attempts} attempts`;
   if (PER_ATTEMPT_TIMEOUTS.has(errno)) {

@@ -41,7 +41,11 @@ describe("create recovery in the provider runtime", () => {
   });
 
   const faults = (config: FaultConfig) => emulator.ctx.faults.set(config);
-  const events = () => readFileSync(eventsFile, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  const events = () =>
+    readFileSync(eventsFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   const activeWith = async (description: string) => (await admin.appTokens.iterate({ statusEqual: 2 }).toArray()).filter((t) => t.description === description);
   const tokenInputs = async (description: string) => (await appTokenProvider.check({}, { description })).inputs;
 
@@ -84,14 +88,17 @@ describe("create recovery in the provider runtime", () => {
     expect((await activeWith("recover managed twin")).map((t) => t.id).sort()).toEqual([first.id, second.id].sort());
   });
 
-  it.each([["commitThenDrop"], ["drop"]] as const)("two identical tokens created at once, one add faulted (%s): two distinct tokens, none shared", async (kind) => {
-    const description = `recover identical twins ${kind}`;
-    const inputs = await tokenInputs(description);
-    faults({ next: [kind], pathIncludes: "/appToken/action/add" });
-    const [x, y] = await Promise.all([appTokenProvider.create(inputs), appTokenProvider.create(inputs)]);
-    expect(x.id).not.toBe(y.id);
-    expect((await activeWith(description)).map((t) => t.id).sort()).toEqual([x.id, y.id].sort());
-  });
+  it.each([["commitThenDrop"], ["drop"]] as const)(
+    "two identical tokens created at once, one add faulted (%s): two distinct tokens, none shared",
+    async (kind) => {
+      const description = `recover identical twins ${kind}`;
+      const inputs = await tokenInputs(description);
+      faults({ next: [kind], pathIncludes: "/appToken/action/add" });
+      const [x, y] = await Promise.all([appTokenProvider.create(inputs), appTokenProvider.create(inputs)]);
+      expect(x.id).not.toBe(y.id);
+      expect((await activeWith(description)).map((t) => t.id).sort()).toEqual([x.id, y.id].sort());
+    },
+  );
 
   it("several candidates: a clear error naming their ids, nothing adopted", async () => {
     const a = await admin.appTokens.add({ hashType: "SHA256", description: "recover twins" });
@@ -114,7 +121,12 @@ describe("create recovery in the provider runtime", () => {
   });
 
   it("a template clone whose answer was lost is found by its systemName, adopted and activated; a lost activation converges", async () => {
-    const inputs = (await templateProvider.check({}, { event: "entry.ready", name: "recovered hook", systemName: "recovered_hook", url: "https://hooks.example/in", signSecret: "s3cret-sign" })).inputs;
+    const inputs = (
+      await templateProvider.check(
+        {},
+        { event: "entry.ready", name: "recovered hook", systemName: "recovered_hook", url: "https://hooks.example/in", signSecret: "s3cret-sign" },
+      )
+    ).inputs;
     faults({ next: ["commitThenError"], pathIncludes: "/action/clone" });
     const { id, outs } = await templateProvider.create(inputs);
     expect(outs).toMatchObject({ active: true, systemName: "recovered_hook" });
@@ -122,7 +134,12 @@ describe("create recovery in the provider runtime", () => {
     expect(all.map((t) => t.id)).toEqual([id]);
     expect(events()).toContainEqual(expect.objectContaining({ type: "recovery", resource: "template", outcome: "adopted", id }));
 
-    const second = (await templateProvider.check({}, { event: "entry.ready", name: "hook two", systemName: "hook_two", url: "https://hooks.example/in", signSecret: "s3cret-sign" })).inputs;
+    const second = (
+      await templateProvider.check(
+        {},
+        { event: "entry.ready", name: "hook two", systemName: "hook_two", url: "https://hooks.example/in", signSecret: "s3cret-sign" },
+      )
+    ).inputs;
     faults({ next: ["commitThenDrop"], pathIncludes: "/action/updateStatus" });
     const made = await templateProvider.create(second);
     expect(made.outs).toMatchObject({ active: true });

@@ -78,9 +78,13 @@ describe("retries on the wire", () => {
     const { pool, client } = harness({ auth: { appTokenId: "0_tok", appToken: "a".repeat(64) } });
     const widget = "/api_v3/service/session/action/startWidgetSession";
     pool.intercept({ path: widget, method: "POST" }).reply(502, "bad gateway");
-    pool.intercept({ path: widget, method: "POST" }).reply(200, { ks: "djJ8widget-session-abcdefghij", partnerId: PARTNER_ID, userId: "0", objectType: "SvcStartWidgetSessionResponse" });
+    pool
+      .intercept({ path: widget, method: "POST" })
+      .reply(200, { ks: "djJ8widget-session-abcdefghij", partnerId: PARTNER_ID, userId: "0", objectType: "SvcStartWidgetSessionResponse" });
     pool.intercept({ path: `${P}/startSession`, method: "POST" }).reply(502, "bad gateway");
-    pool.intercept({ path: `${P}/startSession`, method: "POST" }).reply(200, { ks: "djJ8app-session-abcdefghijklm", expiry: 0, sessionType: 0, partnerId: PARTNER_ID, userId: "", objectType: "SvcSessionInfo" });
+    pool
+      .intercept({ path: `${P}/startSession`, method: "POST" })
+      .reply(200, { ks: "djJ8app-session-abcdefghijklm", expiry: 0, sessionType: 0, partnerId: PARTNER_ID, userId: "", objectType: "SvcSessionInfo" });
     pool.intercept({ path: `${P}/list`, method: "POST" }).reply(200, { objects: [], totalCount: 0, objectType: "SvcAppTokenListResponse" });
     await expect(client.appTokens.list()).resolves.toMatchObject({ totalCount: 0 });
   });
@@ -90,7 +94,7 @@ describe("the client-wide gate", () => {
   it("never lets more than maxConcurrency requests in flight", async () => {
     let inFlight = 0;
     let peak = 0;
-    const server = createServer((req, res) => {
+    const server = createServer((_req, res) => {
       inFlight++;
       peak = Math.max(peak, inFlight);
       setTimeout(() => {
@@ -111,7 +115,7 @@ describe("the client-wide gate", () => {
   it("a 429 pauses every request of the client for Retry-After, not only the one that got it", async () => {
     const arrivals: number[] = [];
     let throttled = false;
-    const server = createServer((req, res) => {
+    const server = createServer((_req, res) => {
       arrivals.push(Date.now());
       if (!throttled) {
         throttled = true;

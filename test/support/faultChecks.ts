@@ -16,9 +16,16 @@ export async function serverAndState(stack: Stack, client: SvcClient): Promise<S
     pending_operations?: unknown[];
   };
   const resources = deployment.resources ?? [];
-  const idsOf = (suffix: string) => resources.filter((r) => r.type.endsWith(suffix) && r.id).map((r) => r.id as string).sort();
+  const idsOf = (suffix: string) =>
+    resources
+      .filter((r) => r.type.endsWith(suffix) && r.id)
+      .map((r) => r.id as string)
+      .sort();
   const tokens = (await client.appTokens.iterate({ statusEqual: 2 }).toArray()).map((t) => t.id).sort();
-  const templates = (await client.templates.iterate().toArray()).filter((t) => t.status !== 3).map((t) => t.id).sort();
+  const templates = (await client.templates.iterate().toArray())
+    .filter((t) => t.status !== 3)
+    .map((t) => t.id)
+    .sort();
   return {
     server: { tokens, templates },
     state: {

@@ -47,7 +47,11 @@ const TOKEN_NAMES = ["a", "b", "c", "d"];
 function scenario(group: string, version: number, rotate: string, event: string): Scenario {
   const tag = group.replace(/\W+/g, "_");
   // Every token differs in its fields (a lost create is recognised by them); a and b rotate with the keepers.
-  const token = (name: string) => ({ description: `${tag} ${name} v${version}`, sessionPrivileges: `list:${name}`, keepers: name === "a" || name === "b" ? { rotate } : undefined });
+  const token = (name: string) => ({
+    description: `${tag} ${name} v${version}`,
+    sessionPrivileges: `list:${name}`,
+    keepers: name === "a" || name === "b" ? { rotate } : undefined,
+  });
   const template = (name: string, named: boolean) => ({
     event,
     name: `${tag} ${name}`,
@@ -89,7 +93,11 @@ export function faultMatrix(group: FaultGroup, seedBase: number): void {
       } finally {
         const { injected } = p.emulator.ctx.faults.get();
         p.emulator.ctx.faults.set({});
-        report[label] = { ms: Math.round(performance.now() - started), ...Object.fromEntries(group.kinds.map((kind) => [kind, injected[kind]])), ok: injected.ok };
+        report[label] = {
+          ms: Math.round(performance.now() - started),
+          ...Object.fromEntries(group.kinds.map((kind) => [kind, injected[kind]])),
+          ok: injected.ok,
+        };
       }
       expect(result.summary.result).toBe("succeeded");
       const { server, state } = await serverAndState(p.stack, p.client);
