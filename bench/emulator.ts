@@ -48,8 +48,16 @@ export async function benchEmulator(): Promise<Record<string, number | string>> 
   try {
     const origin = new URL(emu.baseUrl).origin;
     const pool = new Pool(origin, { connections: 1 });
-    const ks = (await callJson(pool, "/api_v3/service/session/action/start", encode({ format: 1, secret: emu.adminSecret, partnerId: emu.partnerId, type: 2 }))) as string;
-    const token = (await callJson(pool, "/api_v3/service/appToken/action/add", encode({ format: 1, ks, "appToken[objectType]": "SvcAppToken", "appToken[hashType]": "SHA256" }))) as { id: string };
+    const ks = (await callJson(
+      pool,
+      "/api_v3/service/session/action/start",
+      encode({ format: 1, secret: emu.adminSecret, partnerId: emu.partnerId, type: 2 }),
+    )) as string;
+    const token = (await callJson(
+      pool,
+      "/api_v3/service/appToken/action/add",
+      encode({ format: 1, ks, "appToken[objectType]": "SvcAppToken", "appToken[hashType]": "SHA256" }),
+    )) as { id: string };
     await pool.close();
     const path = "/api_v3/service/appToken/action/get";
     const body = encode({ format: 1, ks, id: token.id });

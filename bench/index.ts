@@ -47,12 +47,16 @@ const nonNegativeInt = (value: string): number => {
 
 const sizeList = (value: string): number[] => {
   const sizes = value.split(",").map((s) => Number(s.trim()));
-  if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new InvalidArgumentError("expected a comma-separated list of positive integers, e.g. 10,50,200");
+  if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1))
+    throw new InvalidArgumentError("expected a comma-separated list of positive integers, e.g. 10,50,200");
   return sizes;
 };
 
 const partList = (value: string): Part[] => {
-  const parts = value.split(",").map((p) => p.trim()).filter(Boolean);
+  const parts = value
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
   if (unknown.length > 0 || parts.length === 0) throw new InvalidArgumentError(`expected a comma-separated list of ${PARTS.join(", ")}`);
   return parts as Part[];
@@ -94,7 +98,9 @@ function section<T>(title: string, outcome: Outcome<T>, body: (result: T) => str
 
 function render(report: BenchReport): string {
   const m = report.machine;
-  const out = [`pulumi-svc bench, ${report.startedAt}: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}; load average ${m.loadAverageAtStart} at start, ${report.loadAverageAtEnd} at end`];
+  const out = [
+    `pulumi-svc bench, ${report.startedAt}: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}; load average ${m.loadAverageAtStart} at start, ${report.loadAverageAtEnd} at end`,
+  ];
   out.push(
     section("Emulator: appToken.get over keep-alive connections, in-memory state", report.emulator, (r) =>
       table(
@@ -159,14 +165,32 @@ function renderProvider(r: ProviderBenchResult): string {
       r.curve.flatMap((p) =>
         OPERATIONS.map((op) => {
           const f = p.operations[op];
-          return [String(p.resources), op, fmt(p.rounds), fmt(f.noopMs), fmt(f.appTokensMs), fmt(f.ratio, 2), fmt(f.appTokensMsPerResource, 1), fmt(f.extraMsPerResource, 1), fmt(f.cpuRatio, 2), fmt(f.sessionStart), fmt(f.apiCalls)];
+          return [
+            String(p.resources),
+            op,
+            fmt(p.rounds),
+            fmt(f.noopMs),
+            fmt(f.appTokensMs),
+            fmt(f.ratio, 2),
+            fmt(f.appTokensMsPerResource, 1),
+            fmt(f.extraMsPerResource, 1),
+            fmt(f.cpuRatio, 2),
+            fmt(f.sessionStart),
+            fmt(f.apiCalls),
+          ];
         }),
       ),
     ),
     "  Per size: checkpoint bytes per resource (the file the engine rewrites on every step, after up minus after destroy, / N), peak memory of the dynamic provider process",
     table(
       ["N", "state B/res no-op", "state B/res AppTokens", "provider MiB no-op", "provider MiB AppTokens"],
-      r.curve.map((p) => [String(p.resources), fmt(p.stateBytesPerResource.noop), fmt(p.stateBytesPerResource.appTokens), fmt(p.providerPeakMiB.noop, 1), fmt(p.providerPeakMiB.appTokens, 1)]),
+      r.curve.map((p) => [
+        String(p.resources),
+        fmt(p.stateBytesPerResource.noop),
+        fmt(p.stateBytesPerResource.appTokens),
+        fmt(p.providerPeakMiB.noop, 1),
+        fmt(p.providerPeakMiB.appTokens, 1),
+      ]),
     ),
     "  Where the CPU goes (s of CPU, no-op / AppTokens): program = language host, provider = dynamic provider host, rest = engine CLI and the others",
     table(
@@ -186,7 +210,17 @@ function renderProvider(r: ProviderBenchResult): string {
       `  Latency: up of ${l.resources} AppTokens, every call answered after ${l.latencyMs} ms; engine parallelism ${l.parallelism}; svc:maxConcurrency at its default (${l.maxConcurrency ?? "no such limit in this release"})`,
       table(
         ["floor up ms", "latency bound ms", "floor + bound ms", "AppTokens ms", "ratio to bound", "ratio to floor", "API calls"],
-        [[fmt(l.floorMs), fmt(l.latencyBoundMs), fmt(l.boundMs), fmt(l.appTokensMs), fmt(l.ratioToBound, 2), fmt(l.ratioToFloor, 2), fmt(Object.values(l.calls).reduce((a, b) => a + b, 0))]],
+        [
+          [
+            fmt(l.floorMs),
+            fmt(l.latencyBoundMs),
+            fmt(l.boundMs),
+            fmt(l.appTokensMs),
+            fmt(l.ratioToBound, 2),
+            fmt(l.ratioToFloor, 2),
+            fmt(Object.values(l.calls).reduce((a, b) => a + b, 0)),
+          ],
+        ],
       ),
       `  latency bound = ${l.latencyMs} ms x (ceil(${l.resources} / ${l.inFlight} in flight) + 1 session.start); ratio to bound <= 1: the calls overlap as much as the parallelism allows`,
     );
@@ -211,7 +245,15 @@ async function main(): Promise<void> {
     .option("--latency-resources <n>", "AppTokens in the realistic-latency case", positiveInt, 200)
     .option("--json", "print JSON instead of the table", false)
     .parse();
-  const opts = program.opts<{ only: Part[]; sizes: number[]; resources?: number; rounds: number; latencyMs: number; latencyResources: number; json: boolean }>();
+  const opts = program.opts<{
+    only: Part[];
+    sizes: number[];
+    resources?: number;
+    rounds: number;
+    latencyMs: number;
+    latencyResources: number;
+    json: boolean;
+  }>();
   const only = new Set(opts.only);
 
   const report: BenchReport = {

@@ -45,7 +45,12 @@ function category(frame: ProfileNode["callFrame"]): string {
     if (pkg === "@pulumi/pulumi") return `@pulumi/pulumi/${rest[2] ?? ""}`.replace(/\.js$/, "");
     return pkg;
   }
-  if (url.includes("/dist/")) return `pulumi-svc ${url.slice(url.indexOf("/dist/") + 6).split("/").slice(0, 2).join("/")}`;
+  if (url.includes("/dist/"))
+    return `pulumi-svc ${url
+      .slice(url.indexOf("/dist/") + 6)
+      .split("/")
+      .slice(0, 2)
+      .join("/")}`;
   return "(other)";
 }
 
@@ -102,12 +107,24 @@ async function main(): Promise<void> {
         for (const f of files) cpSync(join(bench.probeDir, f), join(dir, f));
         if (!operations.includes(op)) continue;
         const probed = bench.probed();
-        process.stdout.write(`\n${op} ${program} (${resources}${skipCheckpoints ? ", PULUMI_SKIP_CHECKPOINTS" : ""}): ${Math.round(ms)} ms wall; CPU s: program ${fmt((probed.program?.cpuMicros ?? 0) / 1e6, 2)}, provider ${fmt((probed.provider?.cpuMicros ?? 0) / 1e6, 2)}; checkpoint ${fmt(bench.checkpointBytes())} B\n`);
+        process.stdout.write(
+          `\n${op} ${program} (${resources}${skipCheckpoints ? ", PULUMI_SKIP_CHECKPOINTS" : ""}): ${Math.round(ms)} ms wall; CPU s: program ${fmt((probed.program?.cpuMicros ?? 0) / 1e6, 2)}, provider ${fmt((probed.provider?.cpuMicros ?? 0) / 1e6, 2)}; checkpoint ${fmt(bench.checkpointBytes())} B\n`,
+        );
         for (const f of files) {
           const s = summarize(JSON.parse(readFileSync(join(dir, f), "utf8")) as CpuProfile);
           process.stdout.write(`  ${f.split("-")[0]}: ${fmt(s.totalMs)} ms CPU sampled\n`);
-          process.stdout.write(`${table(["self time by package", "ms", "%"], top(s.byCategory, 10).map(([k, v]) => [k, fmt(v), fmt((100 * v) / s.totalMs, 1)]))}\n`);
-          process.stdout.write(`${table(["heaviest functions (self)", "ms"], top(s.byFunction, 8).map(([k, v]) => [k.slice(0, 110), fmt(v)]))}\n`);
+          process.stdout.write(
+            `${table(
+              ["self time by package", "ms", "%"],
+              top(s.byCategory, 10).map(([k, v]) => [k, fmt(v), fmt((100 * v) / s.totalMs, 1)]),
+            )}\n`,
+          );
+          process.stdout.write(
+            `${table(
+              ["heaviest functions (self)", "ms"],
+              top(s.byFunction, 8).map(([k, v]) => [k.slice(0, 110), fmt(v)]),
+            )}\n`,
+          );
         }
       }
     }

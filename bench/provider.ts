@@ -202,7 +202,10 @@ async function scalePoint(
     }
     done++;
   }
-  const operations = Object.fromEntries(OPERATIONS.map((op) => [op, figures(runs.noop[op], runs.appTokens[op], resources)])) as Record<Operation, OperationFigures>;
+  const operations = Object.fromEntries(OPERATIONS.map((op) => [op, figures(runs.noop[op], runs.appTokens[op], resources)])) as Record<
+    Operation,
+    OperationFigures
+  >;
   const peak = (program: Program) => mib(Math.max(...OPERATIONS.flatMap((op) => runs[program][op].map((s) => s.providerRssBytes))));
   return {
     resources,
@@ -265,7 +268,14 @@ function engineParallelism(): number {
 }
 
 /** One operation, with its wall time, the CPU of its processes and the provider host's peak memory. */
-async function measured(bench: BenchStack, emulator: EmulatorProcess, op: Operation, resources: number, opTimeout: number, countCalls: boolean): Promise<Sample> {
+async function measured(
+  bench: BenchStack,
+  emulator: EmulatorProcess,
+  op: Operation,
+  resources: number,
+  opTimeout: number,
+  countCalls: boolean,
+): Promise<Sample> {
   if (countCalls) await emulator.resetStats();
   bench.clearProbe();
   const cpuBefore = childrenCpuMicros();

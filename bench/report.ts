@@ -20,6 +20,9 @@ export function table(header: string[], rows: string[][]): string {
   const all = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...all.map((row) => (row[i] ?? "").length)));
   const line = (row: string[]) =>
-    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ").trimEnd();
+    row
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].map((l) => `  ${l}`).join("\n");
 }

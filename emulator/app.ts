@@ -16,12 +16,7 @@ import { createEventNotificationTemplateService } from "./platform/eventNotifica
 import { createSessionService } from "./platform/session";
 
 export function platformServices(ctx: EmulatorContext): ServiceDefinition[] {
-  return [
-    createSessionService(ctx),
-    createAppTokenService(ctx),
-    createEventNotificationTemplateService(ctx),
-    ...createEntryServices(ctx),
-  ];
+  return [createSessionService(ctx), createAppTokenService(ctx), createEventNotificationTemplateService(ctx), ...createEntryServices(ctx)];
 }
 
 export function createEmulatorApp(ctx: EmulatorContext): Hono {

@@ -23,7 +23,7 @@ function num(name: string): (v: string) => number {
 }
 
 const controlUrlOf = (opts: { url?: string }): string =>
-  (opts.url ?? env.SVC_EMULATOR_URL ?? `http://127.0.0.1:${env.SVC_EMULATOR_PORT ?? DEFAULT_PORT}`).replace(/\/(api_v3|_emulator)\/?$/, "").replace(/\/$/, "") + "/_emulator";
+  `${(opts.url ?? env.SVC_EMULATOR_URL ?? `http://127.0.0.1:${env.SVC_EMULATOR_PORT ?? DEFAULT_PORT}`).replace(/\/(api_v3|_emulator)\/?$/, "").replace(/\/$/, "")}/_emulator`;
 
 async function controlCall(url: string, method: "GET" | "POST", body?: unknown): Promise<unknown> {
   const res = await request(url, {
@@ -49,15 +49,34 @@ program
   .addOption(new Option("--error-rate <r>", "share of requests answered 503 (0..1)").env("SVC_EMULATOR_ERROR_RATE").argParser(num("--error-rate")))
   .addOption(new Option("--drop-rate <r>", "share of connections dropped (0..1)").env("SVC_EMULATOR_DROP_RATE").argParser(num("--drop-rate")))
   .addOption(new Option("--throttle-rate <r>", "share of requests answered 429 (0..1)").env("SVC_EMULATOR_THROTTLE_RATE").argParser(num("--throttle-rate")))
-  .addOption(new Option("--commit-then-drop-rate <r>", "share of requests processed and committed, then dropped without an answer (0..1)").env("SVC_EMULATOR_COMMIT_THEN_DROP_RATE").argParser(num("--commit-then-drop-rate")))
-  .addOption(new Option("--commit-then-error-rate <r>", "share of requests processed and committed, then answered 502 (0..1)").env("SVC_EMULATOR_COMMIT_THEN_ERROR_RATE").argParser(num("--commit-then-error-rate")))
-  .addOption(new Option("--slow-rate <r>", "share of requests processed, then answered only after --slow-ms (0..1)").env("SVC_EMULATOR_SLOW_RATE").argParser(num("--slow-rate")))
+  .addOption(
+    new Option("--commit-then-drop-rate <r>", "share of requests processed and committed, then dropped without an answer (0..1)")
+      .env("SVC_EMULATOR_COMMIT_THEN_DROP_RATE")
+      .argParser(num("--commit-then-drop-rate")),
+  )
+  .addOption(
+    new Option("--commit-then-error-rate <r>", "share of requests processed and committed, then answered 502 (0..1)")
+      .env("SVC_EMULATOR_COMMIT_THEN_ERROR_RATE")
+      .argParser(num("--commit-then-error-rate")),
+  )
+  .addOption(
+    new Option("--slow-rate <r>", "share of requests processed, then answered only after --slow-ms (0..1)")
+      .env("SVC_EMULATOR_SLOW_RATE")
+      .argParser(num("--slow-rate")),
+  )
   .addOption(new Option("--slow-ms <n>", "delay of a slow answer (default 2000)").env("SVC_EMULATOR_SLOW_MS").argParser(num("--slow-ms")))
   .addOption(new Option("--retry-after <s>", "Retry-After seconds of injected 429s").env("SVC_EMULATOR_RETRY_AFTER").argParser(num("--retry-after")))
   .addOption(new Option("--fault-seed <n>", "seed of the fault schedule").env("SVC_EMULATOR_FAULT_SEED").argParser(num("--fault-seed")))
-  .addOption(new Option("--delivery-attempts <n>", "webhook attempts before giving up").env("SVC_EMULATOR_DELIVERY_ATTEMPTS").argParser(num("--delivery-attempts")))
+  .addOption(
+    new Option("--delivery-attempts <n>", "webhook attempts before giving up").env("SVC_EMULATOR_DELIVERY_ATTEMPTS").argParser(num("--delivery-attempts")),
+  )
   .addOption(new Option("--delivery-delay-ms <n>", "first webhook retry delay").env("SVC_EMULATOR_DELIVERY_DELAY_MS").argParser(num("--delivery-delay-ms")))
-  .addOption(new Option("--turn-port <n>", "UDP port of the avatar TURN server (0 = any free port)").env("SVC_EMULATOR_TURN_PORT").argParser(num("--turn-port")).default(0))
+  .addOption(
+    new Option("--turn-port <n>", "UDP port of the avatar TURN server (0 = any free port)")
+      .env("SVC_EMULATOR_TURN_PORT")
+      .argParser(num("--turn-port"))
+      .default(0),
+  )
   .option("--json", "print one JSON line with the URLs and credentials instead of the banner")
   .option("--quiet", "no log lines")
   .action(async (o) => {
@@ -86,7 +105,16 @@ program
       },
       quiet: Boolean(o.quiet || o.json),
     });
-    const info = { baseUrl: emu.baseUrl, partnerId: emu.partnerId, adminSecret: emu.adminSecret, controlUrl: emu.controlUrl, avatarApiUrl: emu.avatarApiUrl, avatarVideoUrl: emu.avatarVideoUrl, turnUrl: emu.turnUrl, stateFile: o.state ?? null };
+    const info = {
+      baseUrl: emu.baseUrl,
+      partnerId: emu.partnerId,
+      adminSecret: emu.adminSecret,
+      controlUrl: emu.controlUrl,
+      avatarApiUrl: emu.avatarApiUrl,
+      avatarVideoUrl: emu.avatarVideoUrl,
+      turnUrl: emu.turnUrl,
+      stateFile: o.state ?? null,
+    };
     if (o.json) {
       console.log(JSON.stringify(info));
     } else {
@@ -142,7 +170,9 @@ program
     if (o.json) return console.log(JSON.stringify(deliveries, null, 2));
     if (deliveries.length === 0) return console.log("no deliveries");
     for (const d of deliveries) {
-      console.log(`#${d.id} template ${d.templateId} job ${d.jobId} ${d.event} -> ${d.url}: ${d.state} [${(d.statusCodes as unknown[]).map((s) => s ?? "error").join(", ")}]`);
+      console.log(
+        `#${d.id} template ${d.templateId} job ${d.jobId} ${d.event} -> ${d.url}: ${d.state} [${(d.statusCodes as unknown[]).map((s) => s ?? "error").join(", ")}]`,
+      );
     }
   });
 

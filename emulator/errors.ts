@@ -55,8 +55,7 @@ export function errorResponse(err: Error, c: Context, log: (line: string) => voi
 
 // ---- constructors for the codes used in several services ---------------------------------------
 
-export const missingParameter = (name: string): ApiError =>
-  new ApiError("MISSING_MANDATORY_PARAMETER", `Missing parameter "${name}"`, { PARAM_NAME: name });
+export const missingParameter = (name: string): ApiError => new ApiError("MISSING_MANDATORY_PARAMETER", `Missing parameter "${name}"`, { PARAM_NAME: name });
 
 export const invalidEnum = (value: string, name: string, enumName: string): ApiError =>
   new ApiError("INVALID_ENUM_VALUE", `Invalid enumeration value "${value}" for parameter "${name}", expected ${enumName}`, {

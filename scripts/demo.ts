@@ -27,13 +27,18 @@ function masked(outputs: OutputMap): string[] {
 async function startReceiver(secret: string): Promise<Server | undefined> {
   const handler = createWebhookHandler({
     secret,
-    onEvent: (event) => say(`  receiver: verified delivery of template ${event.templateId} (${event.templateSystemName ?? event.templateName}), event type ${event.eventType}, object ${String(event.object.id ?? "")}`),
+    onEvent: (event) =>
+      say(
+        `  receiver: verified delivery of template ${event.templateId} (${event.templateSystemName ?? event.templateName}), event type ${event.eventType}, object ${String(event.object.id ?? "")}`,
+      ),
     onError: (error) => say(`  receiver: handler failed: ${String(error)}`),
   });
   const server = createServer(handler);
   return new Promise((resolve) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
-      say(`  (webhook receiver not started: port ${RECEIVER_PORT} is ${error.code === "EADDRINUSE" ? "in use" : error.message}; deliveries will be retried by the emulator)`);
+      say(
+        `  (webhook receiver not started: port ${RECEIVER_PORT} is ${error.code === "EADDRINUSE" ? "in use" : error.message}; deliveries will be retried by the emulator)`,
+      );
       resolve(undefined);
     });
     server.listen(RECEIVER_PORT, "127.0.0.1", () => resolve(server));
@@ -72,14 +77,18 @@ async function main(): Promise<void> {
     say(changes.length === 0 ? `  no changes: ${preview.changeSummary.same ?? 0} resources unchanged` : `  changes: ${JSON.stringify(preview.changeSummary)}`);
 
     step("A platform event: an entry becomes ready");
-    await fetch(`${emulator.controlUrl}/trigger`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ event: "entry.ready" }) });
+    await fetch(`${emulator.controlUrl}/trigger`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ event: "entry.ready" }),
+    });
     await fetch(`${emulator.controlUrl}/deliveries/wait?timeoutMs=10000`, { method: "POST" });
 
     step("Next");
     say("  Run the same stack by hand (the emulator prints the SVC_* variables to export):");
     say("    npm run emulator -- --state .pulumi-state/emulator.db      # in one terminal");
     say("    npm run pulumi -- preview --stack dev                      # in another, after exporting SVC_*");
-    say("  Point it at a real account: see README.md, \"Run against a real account\".");
+    say('  Point it at a real account: see README.md, "Run against a real account".');
   } finally {
     receiver?.close();
     await emulator.close();

@@ -7,15 +7,7 @@ import { inspect } from "node:util";
 import { redact, redactValue } from "./redact";
 
 /** Codes of failures that are not platform API errors (those carry the platform's own code). */
-export type SvcErrorCode =
-  | "INVALID_INPUT"
-  | "INVALID_RESPONSE"
-  | "HTTP_ERROR"
-  | "NETWORK_ERROR"
-  | "TIMEOUT"
-  | "ABORTED"
-  | "SESSION_ERROR"
-  | "CLIENT_CLOSED";
+export type SvcErrorCode = "INVALID_INPUT" | "INVALID_RESPONSE" | "HTTP_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "ABORTED" | "SESSION_ERROR" | "CLIENT_CLOSED";
 
 export interface SvcErrorInit {
   status?: number;
@@ -75,11 +67,7 @@ export class SvcApiError extends SvcError {
   readonly args: Record<string, unknown>;
   readonly httpStatus: number;
 
-  constructor(
-    code: string,
-    message: string,
-    init: SvcErrorInit & { args?: Record<string, unknown> | unknown[]; httpStatus?: number } = {},
-  ) {
+  constructor(code: string, message: string, init: SvcErrorInit & { args?: Record<string, unknown> | unknown[]; httpStatus?: number } = {}) {
     super(code, message, { ...init, status: init.httpStatus ?? 200 });
     this.name = "SvcApiError";
     this.httpStatus = init.httpStatus ?? 200;

@@ -43,9 +43,7 @@ export function redact(text: string): string {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
   for (const pattern of PATTERNS) {
-    out = out.replace(pattern, (match: string, prefix?: unknown) =>
-      typeof prefix === "string" && match.startsWith(prefix) ? prefix + REDACTED : REDACTED,
-    );
+    out = out.replace(pattern, (match: string, prefix?: unknown) => (typeof prefix === "string" && match.startsWith(prefix) ? prefix + REDACTED : REDACTED));
   }
   return out;
 }

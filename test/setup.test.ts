@@ -10,7 +10,10 @@ import { repoRoot } from "../scripts/engineEnv";
 describe("scripts/setup.mjs", () => {
   it("runs `-- <script>` on Node 22 even when started by another node", () => {
     const bin = join(repoRoot, "node_modules", ".bin");
-    const path = (process.env.PATH ?? "").split(":").filter((dir) => dir !== bin && !dir.startsWith(join(repoRoot, "node_modules"))).join(":");
+    const path = (process.env.PATH ?? "")
+      .split(":")
+      .filter((dir) => dir !== bin && !dir.startsWith(join(repoRoot, "node_modules")))
+      .join(":");
     const output = execFileSync("sh", ["-c", "node scripts/setup.mjs --no-engine --no-build -- -e 'console.log(process.version)'"], {
       cwd: repoRoot,
       env: { ...process.env, PATH: path },

@@ -24,7 +24,10 @@ if (dir && role) {
   const record = (): void => {
     // maxRSS (kilobytes) is the peak of the process so far, not a sample; CPU times are in microseconds.
     const usage = process.resourceUsage();
-    writeFileSync(`${base}.json`, JSON.stringify({ role, pid: process.pid, maxRssBytes: usage.maxRSS * 1024, cpuMicros: usage.userCPUTime + usage.systemCPUTime }));
+    writeFileSync(
+      `${base}.json`,
+      JSON.stringify({ role, pid: process.pid, maxRssBytes: usage.maxRSS * 1024, cpuMicros: usage.userCPUTime + usage.systemCPUTime }),
+    );
   };
   record();
   setInterval(record, 1000).unref();

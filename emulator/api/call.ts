@@ -118,7 +118,8 @@ export class ApiCall {
       const field = String(issue?.path[0] ?? name);
       const value = values[field] ?? "";
       if (issue?.code === "invalid_value") throw invalidEnum(value, `${name}:${field}`, `${className}::${field}`);
-      if (values[field] === undefined) throw new ApiError("PROPERTY_VALIDATION_CANNOT_BE_NULL", `Property "${className}::${field}" cannot be null`, { PROP_NAME: `${className}::${field}` });
+      if (values[field] === undefined)
+        throw new ApiError("PROPERTY_VALIDATION_CANNOT_BE_NULL", `Property "${className}::${field}" cannot be null`, { PROP_NAME: `${className}::${field}` });
       throw invalidField(`${className}::${field}`, issue?.message ?? "invalid value");
     }
     return { fields: parsed.data, nulls, sent: [...Object.keys(values), ...nulls] };
@@ -129,4 +130,3 @@ function toInt(v: string, name: string): number {
   if (!/^-?\d+$/.test(v.trim())) throw invalidField(name, "expected an integer");
   return Number(v);
 }
-

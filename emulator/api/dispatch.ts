@@ -38,7 +38,9 @@ export class ApiDispatcher {
       return fail(new ApiError("SERVICE_DOES_NOT_EXISTS", `Service "${service}" does not exist`, { SERVICE: service }));
     }
     if (!found) {
-      return fail(new ApiError("ACTION_DOES_NOT_EXISTS", `Action "${action}" does not exist for service "${entry.name}"`, { ACTION: action, SERVICE: entry.name }));
+      return fail(
+        new ApiError("ACTION_DOES_NOT_EXISTS", `Action "${action}" does not exist for service "${entry.name}"`, { ACTION: action, SERVICE: entry.name }),
+      );
     }
     try {
       return { ok: true, result: await found.handler(new ApiCall(this.ctx, entry.name, found.name, params)) };

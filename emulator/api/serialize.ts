@@ -26,8 +26,7 @@ export function toJson(result: unknown): string {
   return result === undefined ? "" : JSON.stringify(omitNulls(result));
 }
 
-const escapeXml = (s: string): string =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const escapeXml = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 function xmlValue(value: unknown): string {
   if (value === null || value === undefined) return "";

@@ -43,19 +43,27 @@ export function createAvatarVideoRoutes(ctx: AvatarEmulatorContext, options: Ava
     return c.json({ checks, valid: checks.every((check) => check.valid) } satisfies CheckConfigurationResponse);
   });
 
-  const list = <T>(pick: (catalog: ReturnType<typeof state.catalogOf>) => T[]) => async (c: Context) => {
-    const info = await authenticate(c);
-    if (!state.featureEnabled(info.partnerId)) {
-      throw forbidden(`the avatar video feature is not enabled for partner ${info.partnerId} (see checkConfiguration)`);
-    }
-    const pager = await jsonBody(c, ListRequest);
-    const all = pick(state.catalogOf(info.partnerId, info.userId));
-    const size = pager.pageSize ?? 30;
-    const start = ((pager.pageIndex ?? 1) - 1) * size;
-    return c.json({ objects: all.slice(start, start + size), totalCount: all.length });
-  };
-  app.post(`${API_PREFIX}/video/list`, list<AvatarVideoListResponse["objects"][number]>((catalog) => catalog.videos));
-  app.post(`${API_PREFIX}/avatar/list`, list<AvatarListResponse["objects"][number]>((catalog) => catalog.avatars));
+  const list =
+    <T>(pick: (catalog: ReturnType<typeof state.catalogOf>) => T[]) =>
+    async (c: Context) => {
+      const info = await authenticate(c);
+      if (!state.featureEnabled(info.partnerId)) {
+        throw forbidden(`the avatar video feature is not enabled for partner ${info.partnerId} (see checkConfiguration)`);
+      }
+      const pager = await jsonBody(c, ListRequest);
+      const all = pick(state.catalogOf(info.partnerId, info.userId));
+      const size = pager.pageSize ?? 30;
+      const start = ((pager.pageIndex ?? 1) - 1) * size;
+      return c.json({ objects: all.slice(start, start + size), totalCount: all.length });
+    };
+  app.post(
+    `${API_PREFIX}/video/list`,
+    list<AvatarVideoListResponse["objects"][number]>((catalog) => catalog.videos),
+  );
+  app.post(
+    `${API_PREFIX}/avatar/list`,
+    list<AvatarListResponse["objects"][number]>((catalog) => catalog.avatars),
+  );
 
   app.post("/_emulator/configuration", async (c) => {
     const body = await jsonBody(c, ConfigurationSwitchRequest);

@@ -30,5 +30,4 @@ export const badRequest = (message: string) => new AvatarHttpError(400, message)
 export const unauthorized = (message: string) => new AvatarHttpError(401, message);
 export const forbidden = (message: string) => new AvatarHttpError(403, message);
 export const notFound = (message: string) => new AvatarHttpError(404, message);
-export const gone = (reason: EndReason | undefined) =>
-  new AvatarHttpError(410, "session already ended", reason);
+export const gone = (reason: EndReason | undefined) => new AvatarHttpError(410, "session already ended", reason);

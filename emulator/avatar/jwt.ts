@@ -3,7 +3,7 @@
  * token id (cleared on end, which invalidates the token), pid/uid = owner, exp = one day (the real service's
  * lifetime is about a day). jose is ESM-only, so it is loaded with a dynamic import from this CommonJS module.
  */
-type Jose = typeof import("jose", { with: { "resolution-mode": "import" } });
+type Jose = typeof import("jose", { with: { "resolution-mode": "import" }});
 let josePromise: Promise<Jose> | undefined;
 const jose = (): Promise<Jose> => (josePromise ??= import("jose"));
 
@@ -31,11 +31,7 @@ export async function signSessionJwt(key: Uint8Array, claims: SessionClaims, now
 }
 
 /** The token's session id and token id, or undefined when the signature, issuer or expiry is wrong. */
-export async function verifySessionJwt(
-  key: Uint8Array,
-  token: string,
-  nowMs: number,
-): Promise<{ sessionId: string; tokenId: string } | undefined> {
+export async function verifySessionJwt(key: Uint8Array, token: string, nowMs: number): Promise<{ sessionId: string; tokenId: string } | undefined> {
   const { jwtVerify } = await jose();
   try {
     const { payload } = await jwtVerify(token, key, {

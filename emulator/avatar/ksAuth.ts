@@ -33,7 +33,10 @@ export async function verifyKs(ctx: AvatarEmulatorContext, ks: string): Promise<
 export function enforceUriRestrict(info: AvatarKsInfo, fullPath: string, apiPath: string): void {
   const restriction = info.privileges.urirestrict;
   if (restriction === undefined) return;
-  const patterns = restriction.split("|").map((p) => p.trim()).filter(Boolean);
+  const patterns = restriction
+    .split("|")
+    .map((p) => p.trim())
+    .filter(Boolean);
   const matches = patterns.some((pattern) => {
     const regex = new RegExp(`^${pattern.split("*").map(escapeRegex).join(".*")}$`);
     return regex.test(apiPath) || regex.test(fullPath);

@@ -4,7 +4,7 @@
  * the same schedule as speakingStart/speakingEnd) and silence otherwise. Timers are drift-corrected (packets
  * due since start are sent, capped) and unref'd, so a slow tick does not stretch media time.
  */
-import { MediaStreamTrack, OpusPacketizer, Vp8Packetizer } from "werift";
+import { type MediaStreamTrack, OpusPacketizer, Vp8Packetizer } from "werift";
 import { avatarMedia, OPUS_FRAME_MS } from "./mediaFiles";
 
 /** Leaves room for SRTP and TURN (ChannelData) overhead under a 1280-byte path MTU. */
@@ -80,14 +80,17 @@ export class AvatarMediaSender {
   private every(periodMs: number, send: () => void): void {
     const started = performance.now();
     let sent = 0;
-    const timer = setInterval(() => {
-      const due = Math.floor((performance.now() - started) / periodMs) + 1;
-      if (due - sent > MAX_CATCH_UP) sent = due - MAX_CATCH_UP;
-      while (sent < due) {
-        send();
-        sent++;
-      }
-    }, Math.max(5, Math.floor(periodMs / 2)));
+    const timer = setInterval(
+      () => {
+        const due = Math.floor((performance.now() - started) / periodMs) + 1;
+        if (due - sent > MAX_CATCH_UP) sent = due - MAX_CATCH_UP;
+        while (sent < due) {
+          send();
+          sent++;
+        }
+      },
+      Math.max(5, Math.floor(periodMs / 2)),
+    );
     timer.unref();
     this.timers.push(timer);
   }

@@ -23,7 +23,10 @@ export class AvatarEmulatorState {
   private readonly avatars: AvatarRecord[] = [];
   private readonly seededUsers = new Set<string>();
 
-  constructor(readonly now: () => number, options: AvatarRouteOptions) {
+  constructor(
+    readonly now: () => number,
+    options: AvatarRouteOptions,
+  ) {
     this.media = new AvatarMediaPlane(() => this.sessions);
     this.sessions = new SessionStore(now, options.msPerChar ?? 60, (record) => this.media.release(record));
   }
@@ -52,8 +55,7 @@ export class AvatarEmulatorState {
   /** Videos and avatars owned by one user of one account (seeded on the user's first listing). */
   catalogOf(partnerId: number, userId: string): { videos: AvatarVideo[]; avatars: AvatarRecord[] } {
     this.seed(partnerId, userId);
-    const mine = <T extends { partnerId: number; userId: string }>(rows: T[]) =>
-      rows.filter((row) => row.partnerId === partnerId && row.userId === userId);
+    const mine = <T extends { partnerId: number; userId: string }>(rows: T[]) => rows.filter((row) => row.partnerId === partnerId && row.userId === userId);
     return { videos: mine(this.videos), avatars: mine(this.avatars) };
   }
 

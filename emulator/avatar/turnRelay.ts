@@ -25,7 +25,11 @@ export interface TurnRelayOptions {
 export const TURN_REALM = "svc-emulator";
 
 export class TurnRelay {
-  private constructor(private readonly server: NodeTurnServer, readonly host: string, readonly port: number) {}
+  private constructor(
+    private readonly server: NodeTurnServer,
+    readonly host: string,
+    readonly port: number,
+  ) {}
 
   static async start(options: TurnRelayOptions = {}): Promise<TurnRelay> {
     const host = options.host && options.host !== "0.0.0.0" && !options.host.includes(":") ? options.host : "127.0.0.1";
@@ -68,7 +72,7 @@ export class TurnRelay {
 
   /** Remove the session's users and close their allocations. Returns how many allocations were closed. */
   revoke(sessionId: string): number {
-    const mine = (username: string | undefined) => username !== undefined && username.endsWith(`:${sessionId}`);
+    const mine = (username: string | undefined) => username?.endsWith(`:${sessionId}`);
     for (const username of Object.keys(this.users())) if (mine(username)) this.server.removeUser(username);
     let closed = 0;
     for (const [key, allocation] of Object.entries(this.server.allocations)) {
@@ -91,13 +95,18 @@ export class TurnRelay {
   async close(): Promise<void> {
     for (const key of Object.keys(this.server.allocations)) this.closeAllocation(key);
     const sockets = this.server.network.sockets;
-    await Promise.all(sockets.map((socket) => new Promise<void>((resolve) => {
-      try {
-        socket.close(() => resolve());
-      } catch {
-        resolve();
-      }
-    })));
+    await Promise.all(
+      sockets.map(
+        (socket) =>
+          new Promise<void>((resolve) => {
+            try {
+              socket.close(() => resolve());
+            } catch {
+              resolve();
+            }
+          }),
+      ),
+    );
   }
 
   /** node-turn keeps its long-term users in authentification.credentials (username -> password). */

@@ -29,7 +29,10 @@ export class WhepPeer {
   private disconnectTimer: NodeJS.Timeout | undefined;
   private resolveConnected!: (at: number) => void;
 
-  private constructor(private readonly pc: RTCPeerConnection, private readonly options: WhepPeerOptions) {
+  private constructor(
+    private readonly pc: RTCPeerConnection,
+    private readonly options: WhepPeerOptions,
+  ) {
     const streamId = `avatar-${Math.random().toString(36).slice(2, 10)}`;
     const video = new MediaStreamTrack({ kind: "video", streamId });
     const audio = new MediaStreamTrack({ kind: "audio", streamId });

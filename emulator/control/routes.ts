@@ -107,10 +107,7 @@ export function createControlRoutes(ctx: EmulatorContext): Hono {
   app.post("/deliveries/wait", async (c) => {
     const timeoutMs = Math.min(Number(c.req.query("timeoutMs") ?? 10_000) || 10_000, 120_000);
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      ctx.deliverer.idle().then(() => false),
-      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs))),
-    ]);
+    const timedOut = await Promise.race([ctx.deliverer.idle().then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs)))]);
     clearTimeout(timer);
     return c.json({ idle: !timedOut, pending: ctx.store.listDeliveries({ state: "pending" }).length });
   });

@@ -73,11 +73,39 @@ export function sampleObject(event: EventKey, partnerId: number, nowSec: number)
   const entryId = "0_sample01";
   switch (e.objectType) {
     case "SvcMediaEntry":
-      return { id: entryId, partnerId, name: "Sample entry", status: event === "entry.deleted" ? EntryStatus.DELETED : EntryStatus.READY, mediaType: 1, createdAt: nowSec, updatedAt: nowSec, objectType: e.objectType };
+      return {
+        id: entryId,
+        partnerId,
+        name: "Sample entry",
+        status: event === "entry.deleted" ? EntryStatus.DELETED : EntryStatus.READY,
+        mediaType: 1,
+        createdAt: nowSec,
+        updatedAt: nowSec,
+        objectType: e.objectType,
+      };
     case "SvcFlavorAsset":
-      return { id: "0_flavor01", entryId, partnerId, status: FlavorAssetStatus.READY, flavorParamsId: 0, createdAt: nowSec, updatedAt: nowSec, objectType: e.objectType };
+      return {
+        id: "0_flavor01",
+        entryId,
+        partnerId,
+        status: FlavorAssetStatus.READY,
+        flavorParamsId: 0,
+        createdAt: nowSec,
+        updatedAt: nowSec,
+        objectType: e.objectType,
+      };
     case "SvcMetadata":
-      return { id: 1, partnerId, objectId: entryId, metadataObjectType: 1, version: 1, xml: "<metadata/>", createdAt: nowSec, updatedAt: nowSec, objectType: e.objectType };
+      return {
+        id: 1,
+        partnerId,
+        objectId: entryId,
+        metadataObjectType: 1,
+        version: 1,
+        xml: "<metadata/>",
+        createdAt: nowSec,
+        updatedAt: nowSec,
+        objectType: e.objectType,
+      };
     default:
       return { categoryId: 1, userId: "sample-user", partnerId, status: 1, createdAt: nowSec, updatedAt: nowSec, objectType: e.objectType };
   }

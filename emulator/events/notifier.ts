@@ -14,7 +14,9 @@ import type { Deliverer } from "./deliverer";
 
 /** hex hash(signSecret + body) with the template's secureHashingAlgo (SHA256 when it has none). */
 export function signPayload(secret: string, body: string, secureHashingAlgo: number | undefined): string {
-  return createHash(signatureAlgorithmOf(secureHashingAlgo)).update(secret + body).digest("hex");
+  return createHash(signatureAlgorithmOf(secureHashingAlgo))
+    .update(secret + body)
+    .digest("hex");
 }
 
 export interface RaisedEvent {

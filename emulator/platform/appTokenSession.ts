@@ -15,7 +15,9 @@ import { findAppToken } from "./appToken";
 import { DEFAULT_SESSION_SECONDS, sessionType } from "./session";
 
 export function appTokenHash(token: AppTokenRecord, ks: string): string {
-  return createHash(HASH_TYPE_ALGORITHM[token.hashType] ?? HASH_TYPE_ALGORITHM.SHA1).update(ks + token.token).digest("hex");
+  return createHash(HASH_TYPE_ALGORITHM[token.hashType] ?? HASH_TYPE_ALGORITHM.SHA1)
+    .update(ks + token.token)
+    .digest("hex");
 }
 
 export function startSessionAction(ctx: EmulatorContext, call: ApiCall): AppTokenSession {
@@ -36,10 +38,15 @@ export function startSessionAction(ctx: EmulatorContext, call: ApiCall): AppToke
   if (remaining <= 0) throw new ApiError("APP_TOKEN_EXPIRED", `Application token id "${id}" expired`, { ID: id });
 
   const requested = call.optInt("expiry");
-  const lifetime = Math.min(token.sessionDuration > 0 ? token.sessionDuration : DEFAULT_SESSION_SECONDS, remaining, requested && requested > 0 ? requested : Infinity);
+  const lifetime = Math.min(
+    token.sessionDuration > 0 ? token.sessionDuration : DEFAULT_SESSION_SECONDS,
+    remaining,
+    requested && requested > 0 ? requested : Infinity,
+  );
   // The token's type wins; an ADMIN token may be asked for a USER session, never the other way round.
   const askedType = call.optInt("type");
-  const type = token.sessionType === SessionType.ADMIN && askedType !== undefined && sessionType(askedType) === SessionType.USER ? SessionType.USER : token.sessionType;
+  const type =
+    token.sessionType === SessionType.ADMIN && askedType !== undefined && sessionType(askedType) === SessionType.USER ? SessionType.USER : token.sessionType;
   const userId = token.sessionUserId || call.optStr("userId") || "";
   // Requested privileges come first so the token's own (fixed) privileges win on the same key.
   const privileges = {

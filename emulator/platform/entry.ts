@@ -33,7 +33,6 @@ export interface EntryRecord {
   objectType: string;
 }
 
-
 export function createEntryServices(ctx: EmulatorContext): ServiceDefinition[] {
   const nowSec = (): number => Math.floor(ctx.now() / 1000);
 
@@ -68,7 +67,13 @@ export function createEntryServices(ctx: EmulatorContext): ServiceDefinition[] {
       ctx.store.putDoc("entry", id, s.partnerId, entry);
       ctx.events.raise(s.partnerId, "entry.added", { ...entry });
       ctx.events.raise(s.partnerId, "entry.transcoding_complete", {
-        id: `${id}_flavor0`, entryId: id, partnerId: s.partnerId, status: FlavorAssetStatus.READY, flavorParamsId: 0, createdAt: now, updatedAt: now,
+        id: `${id}_flavor0`,
+        entryId: id,
+        partnerId: s.partnerId,
+        status: FlavorAssetStatus.READY,
+        flavorParamsId: 0,
+        createdAt: now,
+        updatedAt: now,
       });
       ctx.events.raise(s.partnerId, "entry.ready", { ...entry });
       return entry;

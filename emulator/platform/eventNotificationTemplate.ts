@@ -55,7 +55,9 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
     if (!systemName) return;
     const clash = own(partnerId).some((t) => t.id !== exceptId && t.status !== TemplateStatus.DELETED && t.systemName === systemName);
     if (clash) {
-      throw new ApiError("EVENT_NOTIFICATION_TEMPLATE_DUPLICATE_SYSTEM_NAME", `Event notification template system name [${systemName}] already exists`, { NAME: systemName });
+      throw new ApiError("EVENT_NOTIFICATION_TEMPLATE_DUPLICATE_SYSTEM_NAME", `Event notification template system name [${systemName}] already exists`, {
+        NAME: systemName,
+      });
     }
   }
 
@@ -99,7 +101,10 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
     const targetKind = typeof wanted === "string" && wanted !== "" ? KIND_OF[wanted] : source.type;
     if (targetKind === undefined) throw invalidEnum(String(wanted), "eventNotificationTemplate:objectType", "SvcEventNotificationTemplate");
     if (targetKind !== source.type) {
-      throw new ApiError("EVENT_NOTIFICATION_WRONG_TYPE", `Wrong event notification template type: template [${id}] is ${source.type}, not ${targetKind}`, { ID: id, TYPE: source.type });
+      throw new ApiError("EVENT_NOTIFICATION_WRONG_TYPE", `Wrong event notification template type: template [${id}] is ${source.type}, not ${targetKind}`, {
+        ID: id,
+        TYPE: source.type,
+      });
     }
     const now = nowSec();
     const { systemName: _inherited, ...base } = structuredClone(source);
@@ -132,7 +137,10 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
     const t = findOwn(s.partnerId, call.str("id"));
     const wanted = call.object("eventNotificationTemplate")?.objectType;
     if (typeof wanted === "string" && wanted !== "" && KIND_OF[wanted] !== t.type) {
-      throw new ApiError("EVENT_NOTIFICATION_WRONG_TYPE", `Wrong event notification template type: template [${t.id}] is ${t.type}`, { ID: t.id, TYPE: t.type });
+      throw new ApiError("EVENT_NOTIFICATION_WRONG_TYPE", `Wrong event notification template type: template [${t.id}] is ${t.type}`, {
+        ID: t.id,
+        TYPE: t.type,
+      });
     }
     apply(call, t);
     assertUniqueSystemName(s.partnerId, t.systemName, t.id);

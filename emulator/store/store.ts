@@ -129,9 +129,7 @@ export class Store {
   /** Next value of a named counter (durable, so ids never repeat across restarts). */
   nextSeq(name: string, start: number): number {
     const row = this.db
-      .prepare(
-        "INSERT INTO sequences (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
-      )
+      .prepare("INSERT INTO sequences (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value")
       .get(name, start) as Row;
     return Number(row.value);
   }
@@ -154,7 +152,20 @@ export class Store {
         `INSERT INTO deliveries (partner_id, template_id, job_id, event, url, payload, signature, state, attempts, next_attempt_at, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       )
-      .get(d.partnerId, d.templateId, d.jobId, d.event, d.url, d.payload, d.signature, d.state, JSON.stringify(d.attempts), d.nextAttemptAt, d.createdAt, d.updatedAt) as Row;
+      .get(
+        d.partnerId,
+        d.templateId,
+        d.jobId,
+        d.event,
+        d.url,
+        d.payload,
+        d.signature,
+        d.state,
+        JSON.stringify(d.attempts),
+        d.nextAttemptAt,
+        d.createdAt,
+        d.updatedAt,
+      ) as Row;
     return Number(row.id);
   }
 
@@ -172,10 +183,10 @@ export class Store {
   listDeliveries(filter: { templateId?: string; partnerId?: number; state?: string } = {}): DeliveryRow[] {
     const where: string[] = [];
     const args: (string | number)[] = [];
-    if (filter.templateId !== undefined) (where.push("template_id = ?"), args.push(filter.templateId));
-    if (filter.partnerId !== undefined) (where.push("partner_id = ?"), args.push(filter.partnerId));
-    if (filter.state !== undefined) (where.push("state = ?"), args.push(filter.state));
-    const sql = `SELECT * FROM deliveries ${where.length ? "WHERE " + where.join(" AND ") : ""} ORDER BY id`;
+    if (filter.templateId !== undefined) where.push("template_id = ?"), args.push(filter.templateId);
+    if (filter.partnerId !== undefined) where.push("partner_id = ?"), args.push(filter.partnerId);
+    if (filter.state !== undefined) where.push("state = ?"), args.push(filter.state);
+    const sql = `SELECT * FROM deliveries ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id`;
     return (this.db.prepare(sql).all(...args) as Row[]).map(toDelivery);
   }
 }

@@ -24,7 +24,10 @@ export const PIPELINE_TOKEN_DEFAULTS = {
  * Creates the token with an admin client (an `SvcClient` on the admin secret; any object with its
  * `appTokens.add`). The result carries the token value: hand it on, never log it.
  */
-export async function createPipelineToken(adminClient: { readonly appTokens: Pick<SvcClient["appTokens"], "add"> }, options: PipelineTokenOptions = {}): Promise<{ id: string; token: string; hashType: AppToken["hashType"] }> {
+export async function createPipelineToken(
+  adminClient: { readonly appTokens: Pick<SvcClient["appTokens"], "add"> },
+  options: PipelineTokenOptions = {},
+): Promise<{ id: string; token: string; hashType: AppToken["hashType"] }> {
   const created = await adminClient.appTokens.add({
     hashType: "SHA256",
     // ADMIN, because managing app tokens and templates needs an admin session; the privilege below is what

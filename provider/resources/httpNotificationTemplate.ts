@@ -46,7 +46,12 @@ export class HttpNotificationTemplate extends ShimResource {
    * An existing template, read into the program by id without managing it: Pulumi never updates or deletes it.
    * (To take over an existing template instead, use `adoptId`.)
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, connection?: pulumi.Input<ConnectionArgs>, opts: pulumi.CustomResourceOptions = {}): HttpNotificationTemplate {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    connection?: pulumi.Input<ConnectionArgs>,
+    opts: pulumi.CustomResourceOptions = {},
+  ): HttpNotificationTemplate {
     return new HttpNotificationTemplate(name, { connection } as HttpNotificationTemplateArgs, { ...opts, id });
   }
 
@@ -85,6 +90,12 @@ export class HttpNotificationTemplate extends ShimResource {
       // An input only (not an output of the resource): left out when not given.
       ...(args.connection === undefined ? {} : { connection: pulumi.secret(args.connection) }),
     };
-    super("httpNotificationTemplate", "HttpNotificationTemplate", name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["signSecret", "connection"] }));
+    super(
+      "httpNotificationTemplate",
+      "HttpNotificationTemplate",
+      name,
+      props,
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["signSecret", "connection"] }),
+    );
   }
 }

@@ -156,8 +156,14 @@ async function adopt(id: string, inputs: Inputs, signal: AbortSignal): Promise<{
     return !isUnknown(inputs[key]) && actual !== inputs[key];
   });
   if (mismatched.length > 0) {
-    const detail = mismatched.map((key) => `${key} is ${key === "sessionType" ? sessionTypeName(token.sessionType) : token[key]} on the server but ${String(inputs[key])} in the program`).join("; ");
-    throw new ProviderError(`adoptId: app token ${id} cannot be adopted as declared (${detail}); these fields cannot be changed, so set them to the server's values`);
+    const detail = mismatched
+      .map(
+        (key) => `${key} is ${key === "sessionType" ? sessionTypeName(token.sessionType) : token[key]} on the server but ${String(inputs[key])} in the program`,
+      )
+      .join("; ");
+    throw new ProviderError(
+      `adoptId: app token ${id} cannot be adopted as declared (${detail}); these fields cannot be changed, so set them to the server's values`,
+    );
   }
   const outs = appTokenOutputs(token, inputs);
   const { changed } = diffFields(outs, inputs, APP_TOKEN_IN_PLACE, []);

@@ -56,11 +56,13 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
   if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new ConnectionError(`svc:baseUrl must be an http(s) URL ending in /api_v3`);
   const partnerText = pick("partnerId");
   const partnerId = Number(partnerText);
-  if (!partnerText || !Number.isInteger(partnerId) || partnerId <= 0) throw new ConnectionError(`No partner id: set ${where("partnerId")} to the account's numeric id`);
+  if (!partnerText || !Number.isInteger(partnerId) || partnerId <= 0)
+    throw new ConnectionError(`No partner id: set ${where("partnerId")} to the account's numeric id`);
 
   const timeoutText = pick("requestTimeoutMs");
   const requestTimeoutMs = timeoutText ? Number(timeoutText) : DEFAULT_REQUEST_TIMEOUT_MS;
-  if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs <= 0) throw new ConnectionError(`svc:requestTimeoutMs must be a positive whole number of milliseconds`);
+  if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs <= 0)
+    throw new ConnectionError(`svc:requestTimeoutMs must be a positive whole number of milliseconds`);
 
   const concurrencyText = pick("maxConcurrency");
   const maxConcurrency = concurrencyText ? Number(concurrencyText) : DEFAULT_MAX_CONCURRENCY;
@@ -74,7 +76,8 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
   const appToken = pick("appToken");
   const ks = pick("ks");
   if (appTokenId || appToken) {
-    if (!appTokenId || !appToken) throw new ConnectionError(`An app token needs both ${where("appTokenId")} and ${where("appToken")} (set the value with --secret)`);
+    if (!appTokenId || !appToken)
+      throw new ConnectionError(`An app token needs both ${where("appTokenId")} and ${where("appToken")} (set the value with --secret)`);
     const hashType = HashType.safeParse(pick("appTokenHashType") ?? "SHA256");
     if (!hashType.success) throw new ConnectionError(`svc:appTokenHashType must be one of ${HashType.options.join(", ")}`);
     return { ...common, auth: { appTokenId, appToken, hashType: hashType.data } };

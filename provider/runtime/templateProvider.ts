@@ -7,11 +7,7 @@ import type { EventNotificationTemplate } from "../../sdk/contract/platform";
 import { HttpMethod, SecureHashingAlgo, TemplateStatus, TemplateType } from "../../sdk/contract/platform";
 import type { SvcClient } from "../../sdk";
 import { templateMatchesEvent } from "../../sdk/contract/events";
-import {
-  HttpNotificationTemplateInputs,
-  TEMPLATE_IN_PLACE,
-  TEMPLATE_REPLACES,
-} from "../schemas/httpNotificationTemplateInputs";
+import { HttpNotificationTemplateInputs, TEMPLATE_IN_PLACE, TEMPLATE_REPLACES } from "../schemas/httpNotificationTemplateInputs";
 import { checkConnection, checkFields, type CheckResult } from "./check";
 import { clientFor, operationSignal, serverNowMs } from "./clients";
 import { diffFields, inputsFromOutputs, keptState, plain, sameValue, type DiffOutcome } from "./diff";
@@ -143,7 +139,9 @@ export const templateProvider = {
     if (changed.length === 0) return { outs: keptState(olds, news, ["adoptId", "connection"]) };
     const client = clientFor(news.connection);
     const signal = operationSignal();
-    let template = changed.some((key) => key !== "active") ? await client.templates.update(id, cloneFields(news), { signal }) : await client.templates.get(id, { signal });
+    let template = changed.some((key) => key !== "active")
+      ? await client.templates.update(id, cloneFields(news), { signal })
+      : await client.templates.get(id, { signal });
     if (changed.includes("active")) {
       template = await client.templates.updateStatus(id, news.active === false ? TemplateStatus.DISABLED : TemplateStatus.ACTIVE, { signal });
     }
@@ -161,14 +159,21 @@ export const templateProvider = {
  * Templates a lost clone may have made, created since `sinceSec` (platform clock): by systemName when given (unique in
  * the account, filtered on the server), else by name, url and description. Deleted templates are never listed.
  */
-async function findCloned(client: SvcClient, fields: ReturnType<typeof cloneFields>, sinceSec: number, signal: AbortSignal): Promise<EventNotificationTemplate[]> {
+async function findCloned(
+  client: SvcClient,
+  fields: ReturnType<typeof cloneFields>,
+  sinceSec: number,
+  signal: AbortSignal,
+): Promise<EventNotificationTemplate[]> {
   const filter = fields.systemName ? { typeEqual: TemplateType.HTTP, systemNameEqual: fields.systemName } : { typeEqual: TemplateType.HTTP };
   const candidates = await client.templates.iterate(filter, { signal, pageSize: 500 }).toArray();
   return candidates.filter(
     (t) =>
       t.status !== TemplateStatus.DELETED &&
       t.createdAt >= sinceSec &&
-      (fields.systemName ? t.systemName === fields.systemName : t.name === fields.name && t.url === fields.url && (t.description ?? "") === (fields.description ?? "")),
+      (fields.systemName
+        ? t.systemName === fields.systemName
+        : t.name === fields.name && t.url === fields.url && (t.description ?? "") === (fields.description ?? "")),
   );
 }
 

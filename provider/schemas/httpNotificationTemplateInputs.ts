@@ -22,7 +22,10 @@ export const HttpNotificationTemplateInputs = {
   event: z.enum(EVENT_KEYS).optional(),
   name: z.string().min(3, "expected a name of at least 3 characters"),
   /** Machine name, unique among the account's templates. */
-  systemName: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, "expected letters, digits, _ . or -").optional(),
+  systemName: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,100}$/, "expected letters, digits, _ . or -")
+    .optional(),
   description: z.string().default(""),
   url: WebhookUrl,
   method: z.enum(names(HttpMethod)).default("POST"),

@@ -3,5 +3,7 @@ import { createHash } from "node:crypto";
 import { HASH_TYPE_ALGORITHM, type HashType } from "../contract/platform";
 
 export function appTokenHash(hashType: HashType, ks: string, token: string): string {
-  return createHash(HASH_TYPE_ALGORITHM[hashType]).update(ks + token, "utf8").digest("hex");
+  return createHash(HASH_TYPE_ALGORITHM[hashType])
+    .update(ks + token, "utf8")
+    .digest("hex");
 }

@@ -88,7 +88,13 @@ export class AvatarSessionApi {
     );
     return avatarRequest(
       this.client.transport,
-      { op: "say-audio", url: this.url(AVATAR_PATHS.session(this.idOf(session), "say-audio")), authorization: this.bearer(session), multipart, schema: SayResponse },
+      {
+        op: "say-audio",
+        url: this.url(AVATAR_PATHS.session(this.idOf(session), "say-audio")),
+        authorization: this.bearer(session),
+        multipart,
+        schema: SayResponse,
+      },
       options,
     );
   }
@@ -124,7 +130,11 @@ export class AvatarSessionApi {
     schema: T,
     options: CallOptions | undefined,
   ) {
-    return avatarRequest(this.client.transport, { op, url: this.url(AVATAR_PATHS.session(this.idOf(session), op)), authorization: this.bearer(session), json, schema }, options);
+    return avatarRequest(
+      this.client.transport,
+      { op, url: this.url(AVATAR_PATHS.session(this.idOf(session), op)), authorization: this.bearer(session), json, schema },
+      options,
+    );
   }
 
   private idOf(session: AvatarSessionHandle): string {

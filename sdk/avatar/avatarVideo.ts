@@ -48,7 +48,13 @@ export class AvatarVideoApi {
     const ks = await ksOf(input.ks, this.client.ks, "checkConfiguration");
     const response = await avatarRequest(
       this.client.transport,
-      { op: "checkConfiguration", url: this.client.baseUrl + AVATAR_PATHS.checkConfiguration, authorization: `Bearer ${ks}`, json: {}, schema: CheckConfigurationResponse },
+      {
+        op: "checkConfiguration",
+        url: this.client.baseUrl + AVATAR_PATHS.checkConfiguration,
+        authorization: `Bearer ${ks}`,
+        json: {},
+        schema: CheckConfigurationResponse,
+      },
       options,
     );
     const failing = response.checks.filter((check) => !check.valid).map((check) => check.name);

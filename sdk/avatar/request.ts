@@ -56,7 +56,10 @@ export async function avatarRequest<T extends z.ZodType>(transport: Transport, c
 }
 
 /** multipart/form-data with the platform's own encoder (no dependency): fields plus one file part. */
-export async function encodeMultipart(fields: Record<string, string>, file: { name: string; filename: string; type: string; data: Uint8Array }): Promise<{ body: Buffer; contentType: string }> {
+export async function encodeMultipart(
+  fields: Record<string, string>,
+  file: { name: string; filename: string; type: string; data: Uint8Array },
+): Promise<{ body: Buffer; contentType: string }> {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.set(key, value);
   form.set(file.name, new Blob([file.data as BlobPart], { type: file.type }), file.filename);

@@ -56,7 +56,12 @@ export class SvcAvatarSession {
     this.log = new Logger(this.config.logLevel, this.deps.logger);
     this.events = new EventHub(this.log);
     if (positional) {
-      warnDeprecatedOnce(this.deps.deprecations, this.log, "positional-apiKey", "new SvcAvatarSession(apiKey) is deprecated; use new SvcAvatarSession({ apiKey })");
+      warnDeprecatedOnce(
+        this.deps.deprecations,
+        this.log,
+        "positional-apiKey",
+        "new SvcAvatarSession(apiKey) is deprecated; use new SvcAvatarSession({ apiKey })",
+      );
     }
   }
 
@@ -176,17 +181,22 @@ export class SvcAvatarSession {
         throw invalidState(effect.command, effect.state);
       case "emit.stateChange":
         this.log.info(`session state ${effect.state}${effect.reason ? ` (${effect.reason})` : ""}`);
-        return this.events.emit("stateChange", effect.state, effect.reason ? { reason: effect.reason } : {});
+        this.events.emit("stateChange", effect.state, effect.reason ? { reason: effect.reason } : {});
+        return;
       case "emit.connectionChange":
         this.log.debug(`connection state ${effect.state}`);
-        return this.events.emit("connectionChange", effect.state);
+        this.events.emit("connectionChange", effect.state);
+        return;
       case "emit.error":
         this.log.error(`${effect.error.code}: ${effect.error.message}`);
-        return this.events.emit("error", effect.error);
+        this.events.emit("error", effect.error);
+        return;
       case "emit.speakingStart":
-        return this.events.emit("speakingStart");
+        this.events.emit("speakingStart");
+        return;
       case "emit.speakingEnd":
-        return this.events.emit("speakingEnd");
+        this.events.emit("speakingEnd");
+        return;
       case "keepAlive.start":
         // The tick's task lasts as long as its keep-alive (with retries), so a slow one skips the next beat.
         this.keepAlive = new Repeater(this.deps.clock, KEEP_ALIVE_INTERVAL_MS, async () => {
@@ -238,7 +248,15 @@ export class SvcAvatarSession {
     const fetch = this.deps.fetch;
     if (!baseUrl) throw invalidConfiguration("baseUrl is required outside a browser page (AvatarConfig.baseUrl)");
     if (!fetch) throw invalidConfiguration("no fetch in this environment; inject one");
-    this.api = new AvatarApiClient({ baseUrl, fetch, clock: this.deps.clock, logger: this.log, retry: this.config.retry, timeoutMs: this.deps.requestTimeoutMs, random: this.deps.random });
+    this.api = new AvatarApiClient({
+      baseUrl,
+      fetch,
+      clock: this.deps.clock,
+      logger: this.log,
+      retry: this.config.retry,
+      timeoutMs: this.deps.requestTimeoutMs,
+      random: this.deps.random,
+    });
     return this.api;
   }
 

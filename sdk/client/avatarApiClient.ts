@@ -114,7 +114,13 @@ export class AvatarApiClient {
     });
   }
 
-  private onSession<T extends z.ZodType>(op: "init-client" | "keep-alive" | "say-text" | "interrupt" | "end", sessionId: string, token: string, json: unknown, schema: T): Promise<z.infer<T>> {
+  private onSession<T extends z.ZodType>(
+    op: "init-client" | "keep-alive" | "say-text" | "interrupt" | "end",
+    sessionId: string,
+    token: string,
+    json: unknown,
+    schema: T,
+  ): Promise<z.infer<T>> {
     return this.call({ op, path: AVATAR_PATHS.session(sessionId, op), authorization: `Bearer ${token}`, json, schema });
   }
 

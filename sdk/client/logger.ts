@@ -13,7 +13,10 @@ const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
 const PREFIX = "[SvcAvatarSession]";
 
 export class Logger {
-  constructor(private readonly level: LogLevel, private readonly sink: LogSink) {}
+  constructor(
+    private readonly level: LogLevel,
+    private readonly sink: LogSink,
+  ) {}
 
   debug(message: string, details?: unknown): void {
     this.write("debug", message, details);

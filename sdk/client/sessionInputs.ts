@@ -48,5 +48,6 @@ export function checkSayText(text: unknown, turnId: unknown, isFinal: unknown): 
 export function checkSayAudio(audioFile: unknown, turnId: unknown, duration: unknown): void {
   if (typeof Blob === "undefined" || !(audioFile instanceof Blob)) throw invalidConfiguration("sayAudio: audioFile must be a File or Blob (MP3, 44.1 kHz)");
   if (typeof turnId !== "string" || turnId === "") throw invalidConfiguration("sayAudio: turnId is required");
-  if (typeof duration !== "number" || !Number.isFinite(duration) || duration <= 0) throw invalidConfiguration("sayAudio: duration must be a positive number of seconds");
+  if (typeof duration !== "number" || !Number.isFinite(duration) || duration <= 0)
+    throw invalidConfiguration("sayAudio: duration must be a positive number of seconds");
 }

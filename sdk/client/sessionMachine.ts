@@ -143,9 +143,7 @@ export function step(state: MachineState, event: MachineEvent): Step {
       return fail({ ...state, ending: false }, event.error, []);
     }
     case "speaking.started":
-      return state.session === SessionState.READY && !state.speaking
-        ? same({ ...state, speaking: true }, { type: "emit.speakingStart" })
-        : same(state);
+      return state.session === SessionState.READY && !state.speaking ? same({ ...state, speaking: true }, { type: "emit.speakingStart" }) : same(state);
     case "speaking.ended":
       return state.speaking ? same({ ...state, speaking: false }, { type: "emit.speakingEnd" }) : same(state);
   }

@@ -36,7 +36,13 @@ export class WhepClient {
 
   async connect(init: InitClientResponse, callbacks: WhepCallbacks): Promise<void> {
     const iceServers: IceServerConfig[] = init.turn
-      ? [{ urls: init.turn.url, ...(init.turn.username ? { username: init.turn.username } : {}), ...(init.turn.credential ? { credential: init.turn.credential } : {}) }]
+      ? [
+          {
+            urls: init.turn.url,
+            ...(init.turn.username ? { username: init.turn.username } : {}),
+            ...(init.turn.credential ? { credential: init.turn.credential } : {}),
+          },
+        ]
       : [];
     let pc: PeerConnectionLike;
     try {

@@ -31,8 +31,38 @@ export const SOURCE_ONLY_CHECK = "source-only-conversion-profile";
 
 /** 32 codes listed by the spec (it states 33 are supported, so unknown codes are passed through by clients). */
 export const TTS_LANGUAGES = [
-  "en", "ja", "zh", "de", "hi", "fr", "ko", "pt", "it", "es", "id", "nl", "tr", "fil", "pl", "sv",
-  "bg", "ro", "ar", "cs", "el", "fi", "hr", "ms", "sk", "da", "ta", "uk", "ru", "hu", "no", "vi",
+  "en",
+  "ja",
+  "zh",
+  "de",
+  "hi",
+  "fr",
+  "ko",
+  "pt",
+  "it",
+  "es",
+  "id",
+  "nl",
+  "tr",
+  "fil",
+  "pl",
+  "sv",
+  "bg",
+  "ro",
+  "ar",
+  "cs",
+  "el",
+  "fi",
+  "hr",
+  "ms",
+  "sk",
+  "da",
+  "ta",
+  "uk",
+  "ru",
+  "hu",
+  "no",
+  "vi",
 ] as const;
 export const TTSLanguage = z.enum(TTS_LANGUAGES);
 export type TTSLanguage = z.infer<typeof TTSLanguage>;
@@ -236,8 +266,7 @@ export const AvatarRecord = z.looseObject({
 });
 export type AvatarRecord = z.infer<typeof AvatarRecord>;
 
-export const ListResponse = <T extends z.ZodType>(item: T) =>
-  z.looseObject({ objects: z.array(item), totalCount: z.number().int() });
+export const ListResponse = <T extends z.ZodType>(item: T) => z.looseObject({ objects: z.array(item), totalCount: z.number().int() });
 export const AvatarVideoListResponse = ListResponse(AvatarVideo);
 export type AvatarVideoListResponse = z.infer<typeof AvatarVideoListResponse>;
 export const AvatarListResponse = ListResponse(AvatarRecord);

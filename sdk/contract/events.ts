@@ -21,11 +21,36 @@ export const EVENTS = {
     objectType: "SvcFlavorAsset",
     description: "A flavor finished transcoding",
   },
-  "entry.updated": { eventType: EventType.OBJECT_UPDATED, eventObjectType: EventObjectType.ENTRY, objectType: "SvcMediaEntry", description: "An entry was updated" },
-  "entry.deleted": { eventType: EventType.OBJECT_DELETED, eventObjectType: EventObjectType.ENTRY, objectType: "SvcMediaEntry", description: "An entry was deleted" },
-  "entry.ready": { eventType: EventType.OBJECT_STATUS_REACHED, eventObjectType: EventObjectType.ENTRY, objectType: "SvcMediaEntry", description: "An entry reached status READY" },
-  "metadata.changed": { eventType: EventType.OBJECT_DATA_CHANGED, eventObjectType: EventObjectType.METADATA, objectType: "SvcMetadata", description: "Custom metadata of an object changed" },
-  "category.user_added": { eventType: EventType.OBJECT_CREATED, eventObjectType: EventObjectType.CATEGORY_USER, objectType: "SvcCategoryUser", description: "A user was added to a category" },
+  "entry.updated": {
+    eventType: EventType.OBJECT_UPDATED,
+    eventObjectType: EventObjectType.ENTRY,
+    objectType: "SvcMediaEntry",
+    description: "An entry was updated",
+  },
+  "entry.deleted": {
+    eventType: EventType.OBJECT_DELETED,
+    eventObjectType: EventObjectType.ENTRY,
+    objectType: "SvcMediaEntry",
+    description: "An entry was deleted",
+  },
+  "entry.ready": {
+    eventType: EventType.OBJECT_STATUS_REACHED,
+    eventObjectType: EventObjectType.ENTRY,
+    objectType: "SvcMediaEntry",
+    description: "An entry reached status READY",
+  },
+  "metadata.changed": {
+    eventType: EventType.OBJECT_DATA_CHANGED,
+    eventObjectType: EventObjectType.METADATA,
+    objectType: "SvcMetadata",
+    description: "Custom metadata of an object changed",
+  },
+  "category.user_added": {
+    eventType: EventType.OBJECT_CREATED,
+    eventObjectType: EventObjectType.CATEGORY_USER,
+    objectType: "SvcCategoryUser",
+    description: "A user was added to a category",
+  },
 } as const satisfies Record<string, CatalogEvent>;
 
 export type EventKey = keyof typeof EVENTS;

@@ -75,7 +75,6 @@ export const OBJECT_TYPES = {
 
 export const PAGER = { defaultPageSize: 30, maxPageSize: 500, firstPageIndex: 1 } as const;
 
-
 // ---- errors ------------------------------------------------------------------------------------
 
 /** Error codes used by the services we model (see docs/design.md for the args each carries). */

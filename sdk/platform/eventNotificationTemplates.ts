@@ -81,10 +81,7 @@ export class EventNotificationTemplates {
   async updateStatus(id: string, status: number, options?: CallOptions): Promise<EventNotificationTemplate> {
     validateInput(Id, id, "templates.updateStatus: id");
     validateInput(Status, status, "templates.updateStatus: status");
-    return this.api.call(
-      { service: SERVICE, action: "updateStatus", params: { id, status }, schema: EventNotificationTemplate },
-      options,
-    );
+    return this.api.call({ service: SERVICE, action: "updateStatus", params: { id, status }, schema: EventNotificationTemplate }, options);
   }
 
   /** A retried delete that finds the template gone counts as done. */

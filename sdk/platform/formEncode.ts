@@ -14,9 +14,9 @@ export function encodeForm(params: FormParams): string {
 function appendValue(pairs: string[], name: string, value: FormValue): void {
   if (value === undefined) return;
   if (value === null) {
-    pairs.push(`${encode(name + "__null")}=`);
+    pairs.push(`${encode(`${name}__null`)}=`);
   } else if (Array.isArray(value)) {
-    value.forEach((item, index) => appendValue(pairs, `${name}[${index}]`, item));
+    for (const [index, item] of value.entries()) appendValue(pairs, `${name}[${index}]`, item);
   } else if (typeof value === "object") {
     for (const [field, inner] of Object.entries(value)) appendValue(pairs, `${name}[${field}]`, inner);
   } else if (typeof value === "boolean") {

@@ -5,7 +5,7 @@
  * with it (then nothing took effect).
  */
 import { z } from "zod";
-import { SvcApiError, SvcResponseError, type SvcError } from "../errors";
+import { type SvcApiError, SvcResponseError, type SvcError } from "../errors";
 import type { CallOptions } from "../transport";
 import { isIdempotentAction } from "./actionSafety";
 import { asApiError, readBody } from "./apiResponse";
@@ -23,17 +23,11 @@ export interface MultiRequestEntry {
 
 export type MultiRequestResult = { ok: true; value: unknown } | { ok: false; error: SvcError };
 
-const Entries = z
-  .array(z.looseObject({ service: z.string().min(1), action: z.string().min(1) }))
-  .min(1, "at least one request is needed");
+const Entries = z.array(z.looseObject({ service: z.string().min(1), action: z.string().min(1) })).min(1, "at least one request is needed");
 
 const ALL_KS_REJECTED = Symbol("all slots INVALID_KS");
 
-export async function multirequest(
-  api: PlatformApi,
-  entries: MultiRequestEntry[],
-  options: CallOptions = {},
-): Promise<MultiRequestResult[]> {
+export async function multirequest(api: PlatformApi, entries: MultiRequestEntry[], options: CallOptions = {}): Promise<MultiRequestResult[]> {
   validateInput(Entries, entries, "multirequest");
   const params: FormParams = {};
   entries.forEach((entry, index) => {

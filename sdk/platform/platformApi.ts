@@ -54,16 +54,21 @@ export class PlatformApi {
   async call<S extends z.ZodType>(spec: CallSpec<S>, options: CallOptions = {}): Promise<z.output<S>> {
     const path = `/service/${spec.service}/action/${spec.action}`;
     const send = { service: spec.service, action: spec.action, path, params: spec.params ?? {}, idempotent: isIdempotentAction(spec.action) };
-    const body = await this.withKs(spec.auth ?? "session", options, async (ks) => {
-      const response = await this.send(send, ks, options);
-      const label: CallLabel = { service: spec.service, action: spec.action, requestId: response.requestId };
-      try {
-        return readBody(response, label);
-      } catch (error) {
-        if (error instanceof SvcApiError && isNotFoundAfterRetriedDelete(spec.action, response.attempts, error.code)) return null;
-        throw error;
-      }
-    }, (error) => error instanceof SvcApiError && error.code === "INVALID_KS");
+    const body = await this.withKs(
+      spec.auth ?? "session",
+      options,
+      async (ks) => {
+        const response = await this.send(send, ks, options);
+        const label: CallLabel = { service: spec.service, action: spec.action, requestId: response.requestId };
+        try {
+          return readBody(response, label);
+        } catch (error) {
+          if (error instanceof SvcApiError && isNotFoundAfterRetriedDelete(spec.action, response.attempts, error.code)) return null;
+          throw error;
+        }
+      },
+      (error) => error instanceof SvcApiError && error.code === "INVALID_KS",
+    );
     return validateResponse(spec.schema, body, { service: spec.service, action: spec.action });
   }
 
@@ -71,12 +76,7 @@ export class PlatformApi {
    * Run `fn` with the ks of `auth`; when `rejected(result or error)` says the managed ks was refused,
    * renew it once and run `fn` again.
    */
-  async withKs<T>(
-    auth: CallAuth,
-    options: CallOptions,
-    fn: (ks: string | undefined) => Promise<T>,
-    rejected: (error: unknown) => boolean,
-  ): Promise<T> {
+  async withKs<T>(auth: CallAuth, options: CallOptions, fn: (ks: string | undefined) => Promise<T>, rejected: (error: unknown) => boolean): Promise<T> {
     if (auth === "none") return fn(undefined);
     if (typeof auth === "object") return fn(auth.ks);
     const sessions = this.requireSessions();

@@ -29,10 +29,7 @@ export class SessionService {
 
   /** session.startWidgetSession("_" + partnerId): an anonymous widget session, used to start app token sessions. */
   async startWidgetSession(widgetId: string, expiry?: number, options?: CallOptions): Promise<WidgetSession> {
-    return this.api.call(
-      { service: SERVICE, action: "startWidgetSession", params: { widgetId, expiry }, schema: WidgetSession, auth: "none" },
-      options,
-    );
+    return this.api.call({ service: SERVICE, action: "startWidgetSession", params: { widgetId, expiry }, schema: WidgetSession, auth: "none" }, options);
   }
 
   /** session.end: invalidates `ks`. */

@@ -11,11 +11,7 @@ export function validateInput<S extends z.ZodType>(schema: S, value: unknown, wh
 }
 
 /** Validate a response body; throws SvcResponseError("appToken.get response: hashType is required"). */
-export function validateResponse<S extends z.ZodType>(
-  schema: S,
-  value: unknown,
-  label: { service: string; action: string; requestId?: string },
-): z.output<S> {
+export function validateResponse<S extends z.ZodType>(schema: S, value: unknown, label: { service: string; action: string; requestId?: string }): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new SvcResponseError(`${label.service}.${label.action} response: ${describeIssues(result.error.issues, { input: value, max: 3 })}`, label);

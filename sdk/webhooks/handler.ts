@@ -1,13 +1,6 @@
 /** Ready webhook receivers: createWebhookHandler for node:http, webhookMiddleware for Express-style stacks. */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import {
-  WEBHOOK_DEFAULTS,
-  checkWebhookOptions,
-  processWebhook,
-  signatureHeadersOf,
-  type WebhookOptions,
-  type WebhookReply,
-} from "./processWebhook";
+import { WEBHOOK_DEFAULTS, checkWebhookOptions, processWebhook, signatureHeadersOf, type WebhookOptions, type WebhookReply } from "./processWebhook";
 
 /** `(req, res) => void` for http.createServer: reads the raw body (bounded), verifies, answers. */
 export function createWebhookHandler(options: WebhookOptions): (req: IncomingMessage, res: ServerResponse) => void {
@@ -28,7 +21,13 @@ type MaybeParsedRequest = IncomingMessage & { body?: unknown; rawBody?: unknown 
 export function webhookMiddleware(options: WebhookOptions): (req: IncomingMessage, res: ServerResponse, next: NextFunction) => void {
   checkWebhookOptions(options);
   return (req: MaybeParsedRequest, res, next) => {
-    const already = Buffer.isBuffer(req.rawBody) ? req.rawBody : Buffer.isBuffer(req.body) ? req.body : typeof req.body === "string" ? Buffer.from(req.body) : undefined;
+    const already = Buffer.isBuffer(req.rawBody)
+      ? req.rawBody
+      : Buffer.isBuffer(req.body)
+        ? req.body
+        : typeof req.body === "string"
+          ? Buffer.from(req.body)
+          : undefined;
     if (already) {
       void processWebhook(already, signatureHeadersOf(req.headers), options).then((reply) => send(res, reply), next);
       return;

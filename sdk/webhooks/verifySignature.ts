@@ -12,7 +12,9 @@ const HEX = /^[0-9a-f]+$/;
 
 export function computeSignature(rawBody: string | Buffer, secret: string, algorithm: SignatureAlgorithm = DEFAULT_SIGNATURE_ALGORITHM): string {
   const body = typeof rawBody === "string" ? Buffer.from(rawBody, "utf8") : rawBody;
-  return createHash(algorithm).update(Buffer.concat([Buffer.from(secret, "utf8"), body])).digest("hex");
+  return createHash(algorithm)
+    .update(Buffer.concat([Buffer.from(secret, "utf8"), body]))
+    .digest("hex");
 }
 
 /**

@@ -38,7 +38,10 @@ const setChecks = (checks: Record<string, boolean>) =>
   fetch(`${emu.avatarVideoUrl}/_emulator/configuration`, { method: "POST", body: JSON.stringify({ partnerId: emu.partnerId, checks }) });
 
 async function failure(promise: Promise<unknown>): Promise<AvatarApiError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AvatarApiError);
   return error as AvatarApiError;
 }

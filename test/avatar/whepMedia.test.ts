@@ -35,7 +35,10 @@ const post = (path: string, body: unknown, auth: string) =>
   app.request(`${BASE}${path}`, { method: "POST", headers: { "content-type": "application/json", authorization: auth }, body: JSON.stringify(body) });
 
 async function session() {
-  const created = (await (await post("/v1/avatar-session/create", { visualConfig: { id: "visual-1" } }, "KS ks-admin")).json()) as { sessionId: string; token: string };
+  const created = (await (await post("/v1/avatar-session/create", { visualConfig: { id: "visual-1" } }, "KS ks-admin")).json()) as {
+    sessionId: string;
+    token: string;
+  };
   const init = (await (await post(`/v1/avatar-session/${created.sessionId}/init-client`, {}, `Bearer ${created.token}`)).json()) as {
     whepUrl: string;
     turn: { url: string; username: string; credential: string };
@@ -110,8 +113,13 @@ describe("WHEP endpoint as a real WebRTC peer (werift client in Node)", () => {
     expect(viewer.audio.slice(afterTurn + 5).every(isSilence)).toBe(true);
 
     // The second viewer is refused while the first holds the session; PATCH (trickle ICE) is not supported.
-    expect((await app.request(s.whepUrl, { method: "POST", headers: { "content-type": "application/sdp" }, body: viewer.pc.localDescription!.sdp })).status).toBe(409);
-    expect((await app.request(viewer.location, { method: "PATCH", headers: { "content-type": "application/trickle-ice-sdpfrag" }, body: "a=end-of-candidates" })).status).toBe(405);
+    expect(
+      (await app.request(s.whepUrl, { method: "POST", headers: { "content-type": "application/sdp" }, body: viewer.pc.localDescription!.sdp })).status,
+    ).toBe(409);
+    expect(
+      (await app.request(viewer.location, { method: "PATCH", headers: { "content-type": "application/trickle-ice-sdpfrag" }, body: "a=end-of-candidates" }))
+        .status,
+    ).toBe(405);
 
     // DELETE releases the viewer slot and closes the emulator's peer.
     expect((await app.request(viewer.location, { method: "DELETE" })).status).toBe(200);

@@ -185,7 +185,9 @@ describe("client bundle in headless Chromium against the emulator's real WHEP pe
     const ks = await userKs("browser-user");
     const { tab, consoleLines } = await openTab();
     const started = await startInPage(tab, { baseUrl: emu.avatarApiUrl, apiKey: ks, relay: false });
-    console.log(`[browser media] time to CONNECTED ${started.marks.connectedMs?.toFixed(0)} ms, to first frame ${started.marks.firstFrameMs?.toFixed(0)} ms (from createSession, measured in the page; pair ${started.pair.local}/${started.pair.remote})`);
+    console.log(
+      `[browser media] time to CONNECTED ${started.marks.connectedMs?.toFixed(0)} ms, to first frame ${started.marks.firstFrameMs?.toFixed(0)} ms (from createSession, measured in the page; pair ${started.pair.local}/${started.pair.remote})`,
+    );
 
     expect(started.sessionId).toMatch(/^as_/);
     expect(started.readyState).toBe("READY");
@@ -258,8 +260,12 @@ describe("client bundle in headless Chromium against the emulator's real WHEP pe
     const ks = await userKs("browser-relay-user");
     const { tab } = await openTab();
     const started = await startInPage(tab, { baseUrl: emu.avatarApiUrl, apiKey: ks, relay: true });
-    console.log(`[browser media, relay only] time to CONNECTED ${started.marks.connectedMs?.toFixed(0)} ms, to first frame ${started.marks.firstFrameMs?.toFixed(0)} ms`);
-    expect(started.iceServers).toEqual([{ urls: [emu.turnUrl], username: expect.stringMatching(new RegExp(`:${started.sessionId}$`)), credential: expect.any(String) }]);
+    console.log(
+      `[browser media, relay only] time to CONNECTED ${started.marks.connectedMs?.toFixed(0)} ms, to first frame ${started.marks.firstFrameMs?.toFixed(0)} ms`,
+    );
+    expect(started.iceServers).toEqual([
+      { urls: [emu.turnUrl], username: expect.stringMatching(new RegExp(`:${started.sessionId}$`)), credential: expect.any(String) },
+    ]);
     expect(started.pair.local).toBe("relay");
     expect(started.video.frames).toBeGreaterThan(0);
     expect(started.video.currentTimeAdvanced).toBe(true);
@@ -271,7 +277,9 @@ describe("client bundle in headless Chromium against the emulator's real WHEP pe
     expect(ended.state).toBe("ENDED");
     expect(ended.seen.filter((e) => e.startsWith("error:"))).toEqual([]);
     expect(await media().resourcesOf(started.sessionId)).toMatchObject({ viewer: false, turnAllocations: 0 });
-    expect(await media().turnUserActive((started.iceServers?.[0] as { username: string }).username)).toBe(false);
+    const turnUser = (started.iceServers?.[0] as { username: string } | undefined)?.username;
+    expect(turnUser).toBeTruthy();
+    expect(await media().turnUserActive(String(turnUser))).toBe(false);
     await tab.close();
   }, 120_000);
 });

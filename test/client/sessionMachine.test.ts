@@ -7,7 +7,10 @@ const run = (events: MachineEvent[], from: MachineState = initialMachineState) =
   events.reduce<{ state: MachineState; effects: string[] }>(
     (acc, event) => {
       const next = step(acc.state, event);
-      return { state: next.state, effects: [...acc.effects, ...next.effects.map((e) => e.type + ("state" in e && typeof e.state === "string" ? `:${e.state}` : ""))] };
+      return {
+        state: next.state,
+        effects: [...acc.effects, ...next.effects.map((e) => e.type + ("state" in e && typeof e.state === "string" ? `:${e.state}` : ""))],
+      };
     },
     { state: from, effects: [] },
   );
@@ -68,7 +71,13 @@ describe("sessionMachine (pure step)", () => {
     expect(unknown.state).toMatchObject({ session: "ENDED", endReason: "error", ending: false });
     expect(unknown.effects[0]).toBe("emit.error");
     expect(unknown.effects.at(-1)).toBe("emit.stateChange:ENDED");
-    const fromError = run([{ type: "command.requested", command: "endSession" }, { type: "end.completed", serverReason: "server" }], failed.state);
+    const fromError = run(
+      [
+        { type: "command.requested", command: "endSession" },
+        { type: "end.completed", serverReason: "server" },
+      ],
+      failed.state,
+    );
     expect(fromError.state).toMatchObject({ session: "ENDED", endReason: "error" });
     // ENDED: endSession is a no-op, nothing else is allowed.
     expect(step(done.state, { type: "command.requested", command: "endSession" }).effects).toEqual([]);
@@ -83,7 +92,11 @@ describe("sessionMachine (pure step)", () => {
     expect(run([{ type: "api.failed", error: err, fatal: true }], ready).state.session).toBe("ERROR");
     const rtc = run([{ type: "rtc.failed", error: err }], ready);
     expect(rtc.state).toMatchObject({ session: "ERROR", connection: "FAILED" });
-    const creating = run([{ type: "command.requested", command: "createSession" }, { type: "session.created", sessionId: "s" }, { type: "rtc.connecting" }]).state;
+    const creating = run([
+      { type: "command.requested", command: "createSession" },
+      { type: "session.created", sessionId: "s" },
+      { type: "rtc.connecting" },
+    ]).state;
     const cf = run([{ type: "create.failed", error: err }], creating);
     expect(cf.state).toMatchObject({ session: "ERROR", connection: "FAILED" });
     expect(cf.effects.at(-1)).toBe("backend.release");

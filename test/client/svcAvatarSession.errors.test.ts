@@ -35,7 +35,12 @@ describe("SvcAvatarSession errors, retries and state rules", () => {
   });
 
   it("maps create failures: 401 and 403 UNAUTHORIZED, 500 API_REQUEST_FAILED (not retried), state ERROR", async () => {
-    const cases: Array<[number, string]> = [[401, "UNAUTHORIZED"], [403, "UNAUTHORIZED"], [500, "API_REQUEST_FAILED"], [400, "API_REQUEST_FAILED"]];
+    const cases: Array<[number, string]> = [
+      [401, "UNAUTHORIZED"],
+      [403, "UNAUTHORIZED"],
+      [500, "API_REQUEST_FAILED"],
+      [400, "API_REQUEST_FAILED"],
+    ];
     for (const [status, code] of cases) {
       const s = h.session();
       const seen = h.record(s);
@@ -142,7 +147,11 @@ describe("SvcAvatarSession errors, retries and state rules", () => {
   });
 
   it("maps WHEP statuses: 404 SESSION_NOT_FOUND, 409 and 415 RTC_CONNECTION_FAILED; the backend session is released", async () => {
-    for (const [status, code] of [[404, "SESSION_NOT_FOUND"], [409, "RTC_CONNECTION_FAILED"], [415, "RTC_CONNECTION_FAILED"]] as const) {
+    for (const [status, code] of [
+      [404, "SESSION_NOT_FOUND"],
+      [409, "RTC_CONNECTION_FAILED"],
+      [415, "RTC_CONNECTION_FAILED"],
+    ] as const) {
       const s = h.session();
       const seen = h.record(s);
       h.faults.push({ match: "/whep/", method: "POST", status, times: 1 });

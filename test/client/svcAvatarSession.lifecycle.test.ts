@@ -129,7 +129,10 @@ describe("SvcAvatarSession lifecycle against the emulator", () => {
     const seen = h.record(b);
     await b.createSession({ visualId: "v" });
     h.faults.push({ match: "/end", status: 404, times: 1 });
-    const error = await b.endSession().then(() => undefined, (e: AvatarError) => e);
+    const error = await b.endSession().then(
+      () => undefined,
+      (e: AvatarError) => e,
+    );
     expect(error).toMatchObject({ code: "SESSION_NOT_FOUND", details: { op: "end", status: 404 } });
     // Over locally (nothing is left to end on the server), with the error reported and the reason "error".
     expect(b.getSessionState()).toBe("ENDED");

@@ -27,7 +27,10 @@ describe("events", () => {
     expect(TEMPLATE_EVENTS).toBe(EVENTS);
     for (const key of EVENT_KEYS) {
       const http = SYSTEM_TEMPLATES.filter((t) => t.objectType === "SvcHttpNotificationTemplate" && templateMatchesEvent(t, key));
-      expect(http.map((t) => t.event), key).toEqual([key]);
+      expect(
+        http.map((t) => t.event),
+        key,
+      ).toEqual([key]);
     }
   });
 });
@@ -62,7 +65,11 @@ describe("not found", () => {
 describe("avatar endpoints", () => {
   it("both clients retry the same statuses as the sdk transport, and only repeat-safe operations", () => {
     expect([...AVATAR_RETRY_STATUSES]).toEqual([...TRANSPORT_DEFAULTS.retryStatuses]);
-    expect(Object.entries(AVATAR_OPERATIONS).filter(([, o]) => !o.repeatSafe).map(([op]) => op)).toEqual(["create", "init-client", "say-text", "say-audio"]);
+    expect(
+      Object.entries(AVATAR_OPERATIONS)
+        .filter(([, o]) => !o.repeatSafe)
+        .map(([op]) => op),
+    ).toEqual(["create", "init-client", "say-text", "say-audio"]);
     expect(isAvatarRetryStatus("create", 503)).toBe(false);
     expect(isAvatarRetryStatus("keep-alive", 503)).toBe(true);
     expect(isAvatarRetryStatus("keep-alive", 404)).toBe(false);

@@ -154,7 +154,10 @@ describe("AppToken end to end", () => {
       tokens: {
         ci: { description: "CI pipeline v2", sessionPrivileges: "list:*", hashType: "SHA512" },
         adopted: { adoptId: adoptedId, description: "now managed by Pulumi" },
-        partner: { description: "second account", connection: { baseUrl: p.emulator.baseUrl, partnerId: second.partnerId, adminSecret: "$secret:partnerAdminSecret" } },
+        partner: {
+          description: "second account",
+          connection: { baseUrl: p.emulator.baseUrl, partnerId: second.partnerId, adminSecret: "$secret:partnerAdminSecret" },
+        },
       },
       tokenLookups: { external: external.id },
     });

@@ -112,7 +112,13 @@ describe("HttpNotificationTemplate end to end", () => {
     expect((await p.stack.up()).summary.resourceChanges).toEqual({ same: 1, update: 1 });
     expect((await p.client.templates.get(templateId)).url).toBe(receiverUrl);
 
-    const external = await p.client.templates.clone("103", { name: "Another team's hook", systemName: "EXTERNAL_HOOK", url: "https://other.example.com/h", method: 2, signSecret: "another-teams-secret-123" });
+    const external = await p.client.templates.clone("103", {
+      name: "Another team's hook",
+      systemName: "EXTERNAL_HOOK",
+      url: "https://other.example.com/h",
+      method: 2,
+      signSecret: "another-teams-secret-123",
+    });
     externalId = external.id;
     await p.setScenario({ templates: { hook: template({ event: "entry.ready" }) }, templateLookups: { external: externalId } });
     const up = await p.stack.up();
@@ -121,11 +127,24 @@ describe("HttpNotificationTemplate end to end", () => {
   }, 120_000);
 
   it("refuses bad inputs in preview, naming every field, before any API call, without echoing secrets", async () => {
-    const previewError = async () => String((await p.stack.preview().then(() => undefined, (error: Error) => error))?.message);
+    const previewError = async () =>
+      String(
+        (
+          await p.stack.preview().then(
+            () => undefined,
+            (error: Error) => error,
+          )
+        )?.message,
+      );
     await p.resetStats();
 
     const badSecret = "short-secret-NOT-TO-BE-ECHOED".slice(0, 12);
-    await p.setScenario({ templates: { hook: template({ event: "entry.ready" }), broken: { event: "entry.added", name: "ab", url: "http://example.com/hook", signSecret: badSecret } } });
+    await p.setScenario({
+      templates: {
+        hook: template({ event: "entry.ready" }),
+        broken: { event: "entry.added", name: "ab", url: "http://example.com/hook", signSecret: badSecret },
+      },
+    });
     const templateMessage = await previewError();
     for (const field of ["name:", "url:", "signSecret:"]) expect(templateMessage).toContain(field);
     expect(templateMessage).toContain("expected an https:// URL");
@@ -133,7 +152,10 @@ describe("HttpNotificationTemplate end to end", () => {
 
     // No lookup here: the engine reads a looked-up template during preview, and whether that read starts before the
     // bad token's check stops the preview depends on scheduling (a race seen on a loaded machine).
-    await p.setScenario({ tokens: { bad: { hashType: "SHA3", sessionDuration: -1, sessionType: "ROOT" } }, templates: { hook: template({ event: "entry.ready" }) } });
+    await p.setScenario({
+      tokens: { bad: { hashType: "SHA3", sessionDuration: -1, sessionType: "ROOT" } },
+      templates: { hook: template({ event: "entry.ready" }) },
+    });
     const tokenMessage = await previewError();
     for (const field of ["hashType:", "sessionDuration:", "sessionType:"]) expect(tokenMessage).toContain(field);
 
@@ -141,7 +163,10 @@ describe("HttpNotificationTemplate end to end", () => {
   }, 120_000);
 
   it("removes the clone when activation fails, so nothing unrecorded is left on the server", async () => {
-    await p.setScenario({ templates: { hook: template({ event: "entry.ready" }), second: template({ systemName: "E2E_SECOND", event: "entry.deleted" }) }, templateLookups: { external: externalId } });
+    await p.setScenario({
+      templates: { hook: template({ event: "entry.ready" }), second: template({ systemName: "E2E_SECOND", event: "entry.deleted" }) },
+      templateLookups: { external: externalId },
+    });
     const before = (await accountTemplates()).map((t) => t.id);
     await p.control("/faults", { errorRate: 1, pathIncludes: "/action/updateStatus" });
     try {
@@ -165,7 +190,10 @@ describe("HttpNotificationTemplate end to end", () => {
     await p.control("/faults", { next: ["ok", "ok"], errorRate: 1, pathIncludes: "/service/eventnotification_eventnotificationtemplate/" });
     let failure: Error | undefined;
     try {
-      failure = await p.stack.up().then(() => undefined, (error: Error) => error);
+      failure = await p.stack.up().then(
+        () => undefined,
+        (error: Error) => error,
+      );
     } finally {
       await p.control("/faults", {});
     }

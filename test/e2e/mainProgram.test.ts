@@ -12,7 +12,8 @@ describe("the main example, stack dev", () => {
   let emulator: RunningEmulator;
   let t: TestStack;
   let client: SvcClient;
-  const gitStatus = () => execFileSync("git", ["status", "--porcelain", "--", "Pulumi.yaml", "Pulumi.dev.yaml", "Pulumi.prod.yaml", "index.ts"], { cwd: repoRoot, encoding: "utf8" });
+  const gitStatus = () =>
+    execFileSync("git", ["status", "--porcelain", "--", "Pulumi.yaml", "Pulumi.dev.yaml", "Pulumi.prod.yaml", "index.ts"], { cwd: repoRoot, encoding: "utf8" });
 
   beforeAll(async () => {
     emulator = await startEmulator({ quiet: true });

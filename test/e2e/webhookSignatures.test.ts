@@ -48,7 +48,10 @@ describe("webhook signatures per algorithm, from a Pulumi template to the sdk re
 
   it("SHA1, SHA256 and SHA512 templates each deliver a signature the receiver accepts", async () => {
     const templates = Object.fromEntries(
-      Object.keys(ALGORITHMS).map((algo) => [`hook${algo}`, { event: "entry.added", name: `Hook ${algo}`, url: "$receiverUrl", signSecret: "$signSecret", secureHashingAlgo: algo }]),
+      Object.keys(ALGORITHMS).map((algo) => [
+        `hook${algo}`,
+        { event: "entry.added", name: `Hook ${algo}`, url: "$receiverUrl", signSecret: "$signSecret", secureHashingAlgo: algo },
+      ]),
     );
     await p.setScenario({ templates, tokens: { token: {} } });
     const out = values((await p.stack.up()).outputs);

@@ -24,7 +24,17 @@ describe("appToken service", () => {
 
   it("add returns the token (hex of the hash type's length) and the defaults", async () => {
     const t = await add({ hashType: "SHA256", description: "ci", sessionPrivileges: "disableentitlement" });
-    expect(t).toMatchObject({ objectType: "SvcAppToken", partnerId: PARTNER_ID, status: 2, sessionType: 0, sessionDuration: 0, hashType: "SHA256", description: "ci", expiry: 0, sessionUserId: "" });
+    expect(t).toMatchObject({
+      objectType: "SvcAppToken",
+      partnerId: PARTNER_ID,
+      status: 2,
+      sessionType: 0,
+      sessionDuration: 0,
+      hashType: "SHA256",
+      description: "ci",
+      expiry: 0,
+      sessionUserId: "",
+    });
     expect(t.id).toMatch(/^0_[0-9a-z]{8}$/);
     expect(t.token).toMatch(/^[0-9a-f]{64}$/);
     expect(t.createdAt).toBe(1_800_000_000);
@@ -81,16 +91,33 @@ describe("appToken service", () => {
   it("update changes only the updatable fields; hashType/sessionType are not updatable", async () => {
     const t = await add({ description: "a", sessionUserId: "u1", sessionPrivileges: "x" });
     clock += 5_000;
-    const u = await emu.call("appToken", "update", { ks, id: t.id, "appToken[objectType]": "SvcAppToken", "appToken[description]": "b", "appToken[sessionDuration]": 600, "appToken[unknownField]": "ignored" });
+    const u = await emu.call("appToken", "update", {
+      ks,
+      id: t.id,
+      "appToken[objectType]": "SvcAppToken",
+      "appToken[description]": "b",
+      "appToken[sessionDuration]": 600,
+      "appToken[unknownField]": "ignored",
+    });
     expect(u).toMatchObject({ description: "b", sessionDuration: 600, sessionUserId: "u1", sessionPrivileges: "x", updatedAt: 1_800_000_005 });
     expect(u.unknownField).toBeUndefined();
     const hashType = await emu.call("appToken", "update", { ks, id: t.id, "appToken[objectType]": "SvcAppToken", "appToken[hashType]": "SHA256" });
     expect(hashType).toMatchObject({ code: "PROPERTY_VALIDATION_NOT_UPDATABLE", args: { PROP_NAME: "SvcAppToken::hashType" } });
-    expect((await emu.call("appToken", "update", { ks, id: t.id, "appToken[objectType]": "SvcAppToken", "appToken[sessionType]": 2 })).args.PROP_NAME).toBe("SvcAppToken::sessionType");
-    const cleared = await emu.call("appToken", "update", { ks, id: t.id, "appToken[objectType]": "SvcAppToken", "appToken[description__null]": "", "appToken[sessionUserId__null]": "" });
+    expect((await emu.call("appToken", "update", { ks, id: t.id, "appToken[objectType]": "SvcAppToken", "appToken[sessionType]": 2 })).args.PROP_NAME).toBe(
+      "SvcAppToken::sessionType",
+    );
+    const cleared = await emu.call("appToken", "update", {
+      ks,
+      id: t.id,
+      "appToken[objectType]": "SvcAppToken",
+      "appToken[description__null]": "",
+      "appToken[sessionUserId__null]": "",
+    });
     expect(cleared.description).toBeUndefined();
     expect(cleared.sessionUserId).toBe("");
-    expect((await emu.call("appToken", "update", { ks, id: t.id, "appToken[objectType]": "SvcAppToken", "appToken[sessionDuration__null]": "" })).code).toBe("PROPERTY_VALIDATION_CANNOT_BE_NULL");
+    expect((await emu.call("appToken", "update", { ks, id: t.id, "appToken[objectType]": "SvcAppToken", "appToken[sessionDuration__null]": "" })).code).toBe(
+      "PROPERTY_VALIDATION_CANNOT_BE_NULL",
+    );
   });
 
   it("delete is soft: status 3, then not found; issued sessions stay valid", async () => {
@@ -107,7 +134,14 @@ describe("appToken service", () => {
   });
 
   it("startSession mints a ks with the token's type, user, privileges and bounded expiry", async () => {
-    const t = await add({ hashType: "SHA256", sessionType: 2, sessionDuration: 3600, sessionUserId: "robot", sessionPrivileges: "disableentitlement,edit:*", expiry: 1_800_000_000 + 1800 });
+    const t = await add({
+      hashType: "SHA256",
+      sessionType: 2,
+      sessionDuration: 3600,
+      sessionUserId: "robot",
+      sessionPrivileges: "disableentitlement,edit:*",
+      expiry: 1_800_000_000 + 1800,
+    });
     const w = await emu.call("session", "startWidgetSession", { widgetId: `_${PARTNER_ID}` });
     const s = await emu.call("appToken", "startSession", { ks: w.ks, id: t.id, tokenHash: hash("sha256", w.ks + t.token).toUpperCase(), userId: "ignored" });
     expect(s).toMatchObject({ sessionType: 2, partnerId: PARTNER_ID, userId: "robot", expiry: 1_800_000_000 + 1800, objectType: "SvcSessionInfo" });

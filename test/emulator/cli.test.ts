@@ -30,7 +30,15 @@ describe("svc-emulator CLI", () => {
     await new Promise<void>((r) => hooks.listen(0, "127.0.0.1", r));
     hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/in`;
     // options through environment variables
-    child = await spawnCli(cli, [], { ...process.env, SVC_EMULATOR_PARTNER_ID: "5150", SVC_EMULATOR_ADMIN_SECRET: "cli-secret-1234", SVC_EMULATOR_COMMIT_THEN_DROP_RATE: "0", SVC_EMULATOR_COMMIT_THEN_ERROR_RATE: "0", SVC_EMULATOR_SLOW_RATE: "0", SVC_EMULATOR_SLOW_MS: "1234" });
+    child = await spawnCli(cli, [], {
+      ...process.env,
+      SVC_EMULATOR_PARTNER_ID: "5150",
+      SVC_EMULATOR_ADMIN_SECRET: "cli-secret-1234",
+      SVC_EMULATOR_COMMIT_THEN_DROP_RATE: "0",
+      SVC_EMULATOR_COMMIT_THEN_ERROR_RATE: "0",
+      SVC_EMULATOR_SLOW_RATE: "0",
+      SVC_EMULATOR_SLOW_MS: "1234",
+    });
   }, 60_000);
   afterAll(async () => {
     await killHard(child);
@@ -45,12 +53,29 @@ describe("svc-emulator CLI", () => {
 
   it("the fault options (after-the-write kinds included) reach the control API", async () => {
     const faults = (await (await fetch(`${child.info.controlUrl}/faults`)).json()) as Record<string, unknown>;
-    expect(faults).toMatchObject({ commitThenDropRate: 0, commitThenErrorRate: 0, slowRate: 0, slowMs: 1234, injected: { commitThenDrop: 0, commitThenError: 0, slow: 0 } });
+    expect(faults).toMatchObject({
+      commitThenDropRate: 0,
+      commitThenErrorRate: 0,
+      slowRate: 0,
+      slowMs: 1234,
+      injected: { commitThenDrop: 0, commitThenError: 0, slow: 0 },
+    });
   });
 
   it("trigger fires an event and deliveries prints the log", async () => {
-    const ks = await httpCall(child.info.baseUrl, "session", "start", { secret: "cli-secret-1234", partnerId: 5150, type: 2, privileges: "disableentitlement" });
-    const t = await httpCall(child.info.baseUrl, "eventnotification_eventnotificationtemplate", "clone", { ks, id: "105", "eventNotificationTemplate[name]": "ready hook", "eventNotificationTemplate[url]": hookUrl, "eventNotificationTemplate[signSecret]": "abc" });
+    const ks = await httpCall(child.info.baseUrl, "session", "start", {
+      secret: "cli-secret-1234",
+      partnerId: 5150,
+      type: 2,
+      privileges: "disableentitlement",
+    });
+    const t = await httpCall(child.info.baseUrl, "eventnotification_eventnotificationtemplate", "clone", {
+      ks,
+      id: "105",
+      "eventNotificationTemplate[name]": "ready hook",
+      "eventNotificationTemplate[url]": hookUrl,
+      "eventNotificationTemplate[signSecret]": "abc",
+    });
     await httpCall(child.info.baseUrl, "eventnotification_eventnotificationtemplate", "updateStatus", { ks, id: t.id, status: 2 });
     const url = child.info.baseUrl;
     const trig = await runCli(cli, ["trigger", "entry.ready", "--url", url, "--object", JSON.stringify({ id: "0_cli", name: "from cli" })]);

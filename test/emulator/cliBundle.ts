@@ -6,7 +6,16 @@ import { build } from "esbuild";
 
 export async function bundleCli(dir: string): Promise<string> {
   const outfile = join(dir, "cli.js");
-  await build({ entryPoints: [join(__dirname, "../../emulator/cli.ts")], bundle: true, platform: "node", format: "cjs", target: "node22", outfile, external: ["node:sqlite"], logLevel: "error" });
+  await build({
+    entryPoints: [join(__dirname, "../../emulator/cli.ts")],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node22",
+    outfile,
+    external: ["node:sqlite"],
+    logLevel: "error",
+  });
   return outfile;
 }
 

@@ -29,8 +29,12 @@ async function receiver(statuses: number[] = []): Promise<{ url: string; receive
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, server };
 }
 
-const json = async (url: string, method = "GET", body?: unknown): Promise<any> => { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const res = await request(url, { method: method as "GET", ...(body !== undefined ? { body: JSON.stringify(body), headers: { "content-type": "application/json" } } : {}) });
+const json = async (url: string, method = "GET", body?: unknown): Promise<any> => {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await request(url, {
+    method: method as "GET",
+    ...(body !== undefined ? { body: JSON.stringify(body), headers: { "content-type": "application/json" } } : {}),
+  });
   return res.body.json();
 };
 
@@ -39,7 +43,12 @@ describe("webhook delivery (real sockets)", () => {
   let ks: string;
   const servers: Server[] = [];
   beforeEach(async () => {
-    emu = await startEmulator({ partnerId: PARTNER_ID, adminSecret: ADMIN_SECRET, quiet: true, delivery: { initialDelayMs: 20, maxAttempts: 3, timeoutMs: 2000 } });
+    emu = await startEmulator({
+      partnerId: PARTNER_ID,
+      adminSecret: ADMIN_SECRET,
+      quiet: true,
+      delivery: { initialDelayMs: 20, maxAttempts: 3, timeoutMs: 2000 },
+    });
     ks = await httpCall(emu.baseUrl, "session", "start", { secret: ADMIN_SECRET, partnerId: PARTNER_ID, type: 2, privileges: "disableentitlement" });
   });
   afterEach(async () => {
@@ -47,7 +56,8 @@ describe("webhook delivery (real sockets)", () => {
     for (const s of servers.splice(0)) s.close();
   });
 
-  async function activeTemplate(systemId: string, url: string, extra: Record<string, string | number> = {}): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  async function activeTemplate(systemId: string, url: string, extra: Record<string, string | number> = {}): Promise<any> {
+    // eslint-disable-line @typescript-eslint/no-explicit-any
     const t = await httpCall(emu.baseUrl, SVC, "clone", {
       ks,
       id: systemId,
@@ -70,16 +80,29 @@ describe("webhook delivery (real sockets)", () => {
     const rx = await receiver();
     servers.push(rx.server);
     const t = await activeTemplate("101", rx.url);
-    const inactive = await httpCall(emu.baseUrl, SVC, "clone", { ks, id: "101", "eventNotificationTemplate[name]": "inactive", "eventNotificationTemplate[url]": rx.url });
+    const inactive = await httpCall(emu.baseUrl, SVC, "clone", {
+      ks,
+      id: "101",
+      "eventNotificationTemplate[name]": "inactive",
+      "eventNotificationTemplate[url]": rx.url,
+    });
     const entry = await httpCall(emu.baseUrl, "baseEntry", "add", { ks, "entry[name]": "my clip" });
     expect(await waitIdle()).toMatchObject({ idle: true });
     expect(rx.received).toHaveLength(1);
     const got = rx.received[0]!;
     expect(got.headers["content-type"]).toBe("application/json");
-    const expected = createHash("sha256").update("whsec-test-1234" + got.body).digest("hex");
+    const expected = createHash("sha256").update(`whsec-test-1234${got.body}`).digest("hex");
     expect(got.headers["x-svc-signature"]).toBe(expected);
     const n = JSON.parse(got.body);
-    expect(n).toMatchObject({ eventType: "2", eventObjectType: "1", templateId: t.id, templateName: t.name, templateSystemName: t.systemName, objectType: "SvcHttpNotification", partnerId: PARTNER_ID });
+    expect(n).toMatchObject({
+      eventType: "2",
+      eventObjectType: "1",
+      templateId: t.id,
+      templateName: t.name,
+      templateSystemName: t.systemName,
+      objectType: "SvcHttpNotification",
+      partnerId: PARTNER_ID,
+    });
     expect(n.object).toMatchObject({ id: entry.id, name: "my clip", objectType: "SvcMediaEntry" });
     expect(Number.isInteger(n.eventNotificationJobId)).toBe(true);
     const log = await json(`${emu.controlUrl}/deliveries?templateId=${t.id}`);
@@ -152,6 +175,10 @@ describe("webhook delivery (real sockets)", () => {
     await json(`${emu.controlUrl}/trigger`, "POST", { event: "category.user_added" });
     await waitIdle();
     const got = rx.received[0]!;
-    expect(got.headers["x-svc-signature"]).toBe(createHash("sha1").update(ADMIN_SECRET + got.body).digest("hex"));
+    expect(got.headers["x-svc-signature"]).toBe(
+      createHash("sha1")
+        .update(ADMIN_SECRET + got.body)
+        .digest("hex"),
+    );
   });
 });

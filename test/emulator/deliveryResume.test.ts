@@ -33,7 +33,13 @@ describe("delivery jobs are durable", () => {
     // First run: the first attempt gets a 500, the retry is an hour away when the emulator stops.
     const first = await startEmulator({ ...opts, delivery: { initialDelayMs: 3_600_000 } });
     const ks = await httpCall(first.baseUrl, "session", "start", { secret: ADMIN_SECRET, partnerId: PARTNER_ID, type: 2, privileges: "disableentitlement" });
-    const t = await httpCall(first.baseUrl, SVC, "clone", { ks, id: "103", "eventNotificationTemplate[name]": "resume", "eventNotificationTemplate[url]": url, "eventNotificationTemplate[signSecret]": "x" });
+    const t = await httpCall(first.baseUrl, SVC, "clone", {
+      ks,
+      id: "103",
+      "eventNotificationTemplate[name]": "resume",
+      "eventNotificationTemplate[url]": url,
+      "eventNotificationTemplate[signSecret]": "x",
+    });
     await httpCall(first.baseUrl, SVC, "updateStatus", { ks, id: t.id, status: 2 });
     await (await request(`${first.controlUrl}/trigger`, { method: "POST", body: JSON.stringify({ event: "entry.updated" }) })).body.dump();
     while (bodies.length < 1) await new Promise((r) => setTimeout(r, 10));

@@ -25,11 +25,21 @@ describe("event notification templates", () => {
     const all = await emu.call(SVC, "listTemplates", { ks, "filter[objectType]": "SvcEventNotificationTemplateFilter" });
     expect(all.objectType).toBe("SvcEventNotificationTemplateListResponse");
     const names = all.objects.map((t: { systemName: string }) => t.systemName);
-    for (const n of ["HTTP_ENTRY_ADDED", "HTTP_ENTRY_TRANSCODING_COMPLETE", "HTTP_ENTRY_UPDATED", "HTTP_ENTRY_DELETED", "HTTP_ENTRY_STATUS_READY", "HTTP_METADATA_CHANGED", "HTTP_USER_ADDED_TO_CATEGORY"]) {
+    for (const n of [
+      "HTTP_ENTRY_ADDED",
+      "HTTP_ENTRY_TRANSCODING_COMPLETE",
+      "HTTP_ENTRY_UPDATED",
+      "HTTP_ENTRY_DELETED",
+      "HTTP_ENTRY_STATUS_READY",
+      "HTTP_METADATA_CHANGED",
+      "HTTP_USER_ADDED_TO_CATEGORY",
+    ]) {
       expect(names).toContain(n);
     }
     const http = await emu.call(SVC, "listTemplates", { ks, "filter[typeEqual]": "httpNotification.Http" });
-    expect(http.objects.every((t: { type: string; partnerId: number; status: number }) => t.type === "httpNotification.Http" && t.partnerId === 0 && t.status === 1)).toBe(true);
+    expect(
+      http.objects.every((t: { type: string; partnerId: number; status: number }) => t.type === "httpNotification.Http" && t.partnerId === 0 && t.status === 1),
+    ).toBe(true);
     expect(http.totalCount).toBe(7);
     const added = http.objects.find((t: { systemName: string }) => t.systemName === "HTTP_ENTRY_ADDED");
     expect(added).toMatchObject({ id: "101", eventType: "2", eventObjectType: "1", objectType: "SvcHttpNotificationTemplate" });
@@ -37,7 +47,15 @@ describe("event notification templates", () => {
 
   it("clone makes a disabled template of the account; updateStatus activates it", async () => {
     const t = await clone("101", hook);
-    expect(t).toMatchObject({ ...hook, partnerId: PARTNER_ID, status: 1, type: "httpNotification.Http", eventType: "2", eventObjectType: "1", objectType: "SvcHttpNotificationTemplate" });
+    expect(t).toMatchObject({
+      ...hook,
+      partnerId: PARTNER_ID,
+      status: 1,
+      type: "httpNotification.Http",
+      eventType: "2",
+      eventObjectType: "1",
+      objectType: "SvcHttpNotificationTemplate",
+    });
     expect(Number(t.id)).toBeGreaterThan(1000);
     expect(t.event).toBeUndefined();
     const active = await emu.call(SVC, "updateStatus", { ks, id: t.id, status: 2 });
@@ -47,7 +65,10 @@ describe("event notification templates", () => {
   });
 
   it("clone validates: name length, duplicate systemName, wrong type, unknown id, url", async () => {
-    expect(await clone("101", { ...hook, name: "ab" })).toMatchObject({ code: "PROPERTY_VALIDATION_MIN_LENGTH", args: { PROP_NAME: "SvcHttpNotificationTemplate::name" } });
+    expect(await clone("101", { ...hook, name: "ab" })).toMatchObject({
+      code: "PROPERTY_VALIDATION_MIN_LENGTH",
+      args: { PROP_NAME: "SvcHttpNotificationTemplate::name" },
+    });
     await clone("101", hook);
     expect(await clone("103", hook)).toMatchObject({ code: "EVENT_NOTIFICATION_TEMPLATE_DUPLICATE_SYSTEM_NAME", args: { NAME: "MY_HOOK" } });
     expect((await clone("201", { ...hook, systemName: "OTHER" })).code).toBe("EVENT_NOTIFICATION_WRONG_TYPE");
@@ -63,9 +84,20 @@ describe("event notification templates", () => {
   it("signSecret is shown to the account admin, not to app-token sessions", async () => {
     const t = await clone("101", hook);
     expect((await emu.call(SVC, "get", { ks, id: t.id })).signSecret).toBe(hook.signSecret);
-    const token = await emu.call("appToken", "add", { ks, "appToken[objectType]": "SvcAppToken", "appToken[sessionType]": 2, "appToken[sessionPrivileges]": "disableentitlement" });
+    const token = await emu.call("appToken", "add", {
+      ks,
+      "appToken[objectType]": "SvcAppToken",
+      "appToken[sessionType]": 2,
+      "appToken[sessionPrivileges]": "disableentitlement",
+    });
     const { createHash } = await import("node:crypto");
-    const s = await emu.call("appToken", "startSession", { ks, id: token.id, tokenHash: createHash("sha1").update(ks + token.token).digest("hex") });
+    const s = await emu.call("appToken", "startSession", {
+      ks,
+      id: token.id,
+      tokenHash: createHash("sha1")
+        .update(ks + token.token)
+        .digest("hex"),
+    });
     const seen = await emu.call(SVC, "get", { ks: s.ks, id: t.id });
     expect(seen.id).toBe(t.id);
     expect(seen.signSecret).toBeUndefined();
@@ -92,12 +124,23 @@ describe("event notification templates", () => {
 
   it("update changes fields in place and checks them", async () => {
     const t = await clone("101", hook);
-    const u = await emu.call(SVC, "update", { ks, id: t.id, "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate", "eventNotificationTemplate[url]": "https://example.test/v2", "eventNotificationTemplate[name]": "Renamed", "eventNotificationTemplate[description__null]": "" });
+    const u = await emu.call(SVC, "update", {
+      ks,
+      id: t.id,
+      "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate",
+      "eventNotificationTemplate[url]": "https://example.test/v2",
+      "eventNotificationTemplate[name]": "Renamed",
+      "eventNotificationTemplate[description__null]": "",
+    });
     expect(u).toMatchObject({ url: "https://example.test/v2", name: "Renamed", systemName: "MY_HOOK", signSecret: hook.signSecret });
     expect((await emu.call(SVC, "update", { ks, id: t.id, "eventNotificationTemplate[name]": "x" })).code).toBe("PROPERTY_VALIDATION_MIN_LENGTH");
     await clone("103", { ...hook, systemName: "TAKEN" });
-    expect((await emu.call(SVC, "update", { ks, id: t.id, "eventNotificationTemplate[systemName]": "TAKEN" })).code).toBe("EVENT_NOTIFICATION_TEMPLATE_DUPLICATE_SYSTEM_NAME");
-    expect((await emu.call(SVC, "update", { ks, id: t.id, "eventNotificationTemplate[objectType]": "SvcEmailNotificationTemplate" })).code).toBe("EVENT_NOTIFICATION_WRONG_TYPE");
+    expect((await emu.call(SVC, "update", { ks, id: t.id, "eventNotificationTemplate[systemName]": "TAKEN" })).code).toBe(
+      "EVENT_NOTIFICATION_TEMPLATE_DUPLICATE_SYSTEM_NAME",
+    );
+    expect((await emu.call(SVC, "update", { ks, id: t.id, "eventNotificationTemplate[objectType]": "SvcEmailNotificationTemplate" })).code).toBe(
+      "EVENT_NOTIFICATION_WRONG_TYPE",
+    );
     expect((await emu.call(SVC, "update", { ks, id: "101", "eventNotificationTemplate[name]": "hijack" })).code).toBe("EVENT_NOTIFICATION_TEMPLATE_NOT_FOUND");
   });
 });

@@ -11,14 +11,22 @@ const setFaults = async (emu: RunningEmulator, config: unknown) => {
 };
 
 const listTokens = (emu: RunningEmulator, ks: string) =>
-  request(`${emu.baseUrl}/service/appToken/action/list`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form({ format: 1, ks }) });
+  request(`${emu.baseUrl}/service/appToken/action/list`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form({ format: 1, ks }),
+  });
 
 describe("fault injection", () => {
   let emu: RunningEmulator;
   let ks: string;
   beforeEach(async () => {
     emu = await startEmulator({ partnerId: PARTNER_ID, adminSecret: ADMIN_SECRET, quiet: true });
-    const res = await request(`${emu.baseUrl}/service/session/action/start`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form({ format: 1, secret: ADMIN_SECRET, partnerId: PARTNER_ID, type: 2 }) });
+    const res = await request(`${emu.baseUrl}/service/session/action/start`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form({ format: 1, secret: ADMIN_SECRET, partnerId: PARTNER_ID, type: 2 }),
+    });
     ks = (await res.body.json()) as string;
   });
   afterEach(() => emu.close());
@@ -97,7 +105,13 @@ describe("fault injection", () => {
 
   it("rates of every kind are accepted and shown; rates adding up past 1 are refused", async () => {
     const shown = (await setFaults(emu, { commitThenDropRate: 0.1, commitThenErrorRate: 0.1, slowRate: 0.05, slowMs: 50, seed: 3 })) as Record<string, unknown>;
-    expect(shown).toMatchObject({ commitThenDropRate: 0.1, commitThenErrorRate: 0.1, slowRate: 0.05, slowMs: 50, injected: { commitThenDrop: 0, commitThenError: 0, slow: 0 } });
+    expect(shown).toMatchObject({
+      commitThenDropRate: 0.1,
+      commitThenErrorRate: 0.1,
+      slowRate: 0.05,
+      slowMs: 50,
+      injected: { commitThenDrop: 0, commitThenError: 0, slow: 0 },
+    });
     const res = await request(`${emu.controlUrl}/faults`, { method: "POST", body: JSON.stringify({ errorRate: 0.6, slowRate: 0.6 }) });
     expect(res.statusCode).toBe(400);
     expect(await res.body.text()).toContain("add up to at most 1");

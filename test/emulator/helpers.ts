@@ -46,7 +46,8 @@ export function inProcess(opts: EmulatorOptions = {}): InProcess {
 }
 
 /** Raw HTTP call to a running emulator. */
-export async function httpCall(baseUrl: string, service: string, action: string, params: Params = {}): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function httpCall(baseUrl: string, service: string, action: string, params: Params = {}): Promise<any> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
   const res = await request(`${baseUrl}/service/${service}/action/${action}`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },

@@ -45,10 +45,17 @@ describe("durable state", () => {
     const ks = await httpCall(baseUrl, "session", "start", { secret: "kill-test-secret-42", partnerId: 31337, type: 2, privileges: "disableentitlement" });
     const ended = await httpCall(baseUrl, "session", "start", { secret: "kill-test-secret-42", partnerId: 31337, type: 2 });
     const tokens = [];
-    for (let i = 0; i < 20; i++) tokens.push(await httpCall(baseUrl, "appToken", "add", { ks, "appToken[objectType]": "SvcAppToken", "appToken[description]": `t${i}` }));
+    for (let i = 0; i < 20; i++)
+      tokens.push(await httpCall(baseUrl, "appToken", "add", { ks, "appToken[objectType]": "SvcAppToken", "appToken[description]": `t${i}` }));
     await httpCall(baseUrl, "appToken", "delete", { ks, id: tokens[0].id });
     await httpCall(baseUrl, "appToken", "update", { ks, id: tokens[1].id, "appToken[objectType]": "SvcAppToken", "appToken[description]": "updated" });
-    const tpl = await httpCall(baseUrl, SVC, "clone", { ks, id: "101", "eventNotificationTemplate[name]": "durable", "eventNotificationTemplate[systemName]": "DURABLE", "eventNotificationTemplate[url]": "http://127.0.0.1:9/x" });
+    const tpl = await httpCall(baseUrl, SVC, "clone", {
+      ks,
+      id: "101",
+      "eventNotificationTemplate[name]": "durable",
+      "eventNotificationTemplate[systemName]": "DURABLE",
+      "eventNotificationTemplate[url]": "http://127.0.0.1:9/x",
+    });
     await httpCall(baseUrl, SVC, "updateStatus", { ks, id: tpl.id, status: 2 });
     await httpCall(baseUrl, "session", "end", { ks: ended });
     const last = await httpCall(baseUrl, "appToken", "add", { ks, "appToken[objectType]": "SvcAppToken", "appToken[description]": "last before kill" });
@@ -66,7 +73,12 @@ describe("durable state", () => {
       expect(await httpCall(url, SVC, "get", { ks, id: tpl.id })).toMatchObject({ status: 2, systemName: "DURABLE" });
       expect((await httpCall(url, "appToken", "list", { ks: ended })).code).toBe("INVALID_KS");
       // ids never repeat after a restart
-      const again = await httpCall(url, SVC, "clone", { ks, id: "101", "eventNotificationTemplate[name]": "second", "eventNotificationTemplate[url]": "http://127.0.0.1:9/y" });
+      const again = await httpCall(url, SVC, "clone", {
+        ks,
+        id: "101",
+        "eventNotificationTemplate[name]": "second",
+        "eventNotificationTemplate[url]": "http://127.0.0.1:9/y",
+      });
       expect(Number(again.id)).toBeGreaterThan(Number(tpl.id));
     } finally {
       await killHard(b);

@@ -42,7 +42,14 @@ describe("session service", () => {
   afterEach(() => emu.close());
 
   it("start builds a real v2 ks with _e, _t, _u and the privileges", async () => {
-    const ks = await emu.call("session", "start", { secret: ADMIN_SECRET, partnerId: PARTNER_ID, type: 2, userId: "alice", expiry: 600, privileges: "disableentitlement,edit:*" });
+    const ks = await emu.call("session", "start", {
+      secret: ADMIN_SECRET,
+      partnerId: PARTNER_ID,
+      type: 2,
+      userId: "alice",
+      expiry: 600,
+      privileges: "disableentitlement,edit:*",
+    });
     expect(typeof ks).toBe("string");
     const { partnerId, fields } = decodeKs(ks, ADMIN_SECRET);
     expect(partnerId).toBe(PARTNER_ID);
@@ -69,7 +76,10 @@ describe("session service", () => {
   });
 
   it("missing secret is MISSING_MANDATORY_PARAMETER; a bad type is INVALID_ENUM_VALUE", async () => {
-    expect(await emu.call("session", "start", { partnerId: PARTNER_ID })).toMatchObject({ code: "MISSING_MANDATORY_PARAMETER", args: { PARAM_NAME: "secret" } });
+    expect(await emu.call("session", "start", { partnerId: PARTNER_ID })).toMatchObject({
+      code: "MISSING_MANDATORY_PARAMETER",
+      args: { PARAM_NAME: "secret" },
+    });
     expect((await emu.call("session", "start", { secret: ADMIN_SECRET, partnerId: PARTNER_ID, type: 1 })).code).toBe("INVALID_ENUM_VALUE");
   });
 
@@ -122,7 +132,13 @@ describe("session service", () => {
 
   it("get describes a session", async () => {
     const ks = await emu.call("session", "start", { secret: ADMIN_SECRET, partnerId: PARTNER_ID, type: 2, userId: "bob", privileges: "a:1,b" });
-    expect(await emu.call("session", "get", { ks })).toMatchObject({ sessionType: 2, partnerId: PARTNER_ID, userId: "bob", privileges: "a:1,b", objectType: "SvcSessionInfo" });
+    expect(await emu.call("session", "get", { ks })).toMatchObject({
+      sessionType: 2,
+      partnerId: PARTNER_ID,
+      userId: "bob",
+      privileges: "a:1,b",
+      objectType: "SvcSessionInfo",
+    });
   });
 
   it("a widget session is usable only for appToken.startSession", async () => {

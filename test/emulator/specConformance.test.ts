@@ -23,7 +23,11 @@ describe("spec conformance of the emulator", () => {
     }
     expect((await fresh.emu.app.request(`/api_v3/?service=session&action=start&format=1`, { method: "GET" })).status).toBe(405);
     expect(fresh.emu.ctx.stats.snapshot()["appToken.list"]).toBeUndefined();
-    const ok = await fresh.emu.app.request("/api_v3/service/appToken/action/list", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form({ format: 1, ks: fresh.ks }) });
+    const ok = await fresh.emu.app.request("/api_v3/service/appToken/action/list", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form({ format: 1, ks: fresh.ks }),
+    });
     expect((await ok.json()).objectType).toBe("SvcAppTokenListResponse");
   });
 
@@ -35,11 +39,20 @@ describe("spec conformance of the emulator", () => {
     const t = await call("appToken", "add", { ks: fresh.ks, "appToken[objectType]": "SvcAppToken" });
     expect(t.objectType).toBe("SvcAppToken");
     expect((await call("appToken", "update", { ks: fresh.ks, id: t.id, "appToken[description]": "y" })).code).toBe("MISSING_MANDATORY_PARAMETER");
-    expect((await call("appToken", "update", { ks: fresh.ks, id: t.id, "appToken[objectType]": "SvcAppToken", "appToken[description]": "y" })).description).toBe("y");
+    expect(
+      (await call("appToken", "update", { ks: fresh.ks, id: t.id, "appToken[objectType]": "SvcAppToken", "appToken[description]": "y" })).description,
+    ).toBe("y");
   });
 
   it("webhook URLs: https, or http on a loopback address only (clone and update)", async () => {
-    const clone = (url: string) => call(SVC, "clone", { ks: fresh.ks, id: "101", "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate", "eventNotificationTemplate[name]": "hook", "eventNotificationTemplate[url]": url });
+    const clone = (url: string) =>
+      call(SVC, "clone", {
+        ks: fresh.ks,
+        id: "101",
+        "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate",
+        "eventNotificationTemplate[name]": "hook",
+        "eventNotificationTemplate[url]": url,
+      });
     for (const url of ["http://example.test/hook", "http://10.0.0.5/hook", "ftp://example.test/hook", "not a url"]) {
       expect(await clone(url), url).toMatchObject({ code: "INVALID_FIELD_VALUE", args: { FIELD_NAME: "SvcHttpNotificationTemplate::url" } });
     }
@@ -47,7 +60,12 @@ describe("spec conformance of the emulator", () => {
       expect((await clone(url)).url, url).toBe(url);
     }
     const t = await clone("https://example.test/hook");
-    const update = await call(SVC, "update", { ks: fresh.ks, id: t.id, "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate", "eventNotificationTemplate[url]": "http://example.test/v2" });
+    const update = await call(SVC, "update", {
+      ks: fresh.ks,
+      id: t.id,
+      "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate",
+      "eventNotificationTemplate[url]": "http://example.test/v2",
+    });
     expect(update.code).toBe("INVALID_FIELD_VALUE");
   });
 
@@ -64,13 +82,26 @@ describe("spec conformance of the emulator", () => {
 
   it("template calls need the event notification plugin: FEATURE_FORBIDDEN without it, and no deliveries", async () => {
     const control = (path: string, body?: unknown) =>
-      fresh.emu.app.request(`/_emulator${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      fresh.emu.app.request(
+        `/_emulator${path}`,
+        body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+      );
     expect(await (await control(`/partners/${PARTNER_ID}/features`)).json()).toEqual({ eventNotification: true });
-    const t = await call(SVC, "clone", { ks: fresh.ks, id: "101", "eventNotificationTemplate[name]": "hook", "eventNotificationTemplate[url]": "http://127.0.0.1:9/hook" });
+    const t = await call(SVC, "clone", {
+      ks: fresh.ks,
+      id: "101",
+      "eventNotificationTemplate[name]": "hook",
+      "eventNotificationTemplate[url]": "http://127.0.0.1:9/hook",
+    });
     await call(SVC, "updateStatus", { ks: fresh.ks, id: t.id, status: 2 });
 
     expect(await (await control(`/partners/${PARTNER_ID}/features`, { eventNotification: false })).json()).toEqual({ eventNotification: false });
-    for (const [action, params] of [["listTemplates", {}], ["get", { id: t.id }], ["list", {}], ["clone", { id: "101" }]] as const) {
+    for (const [action, params] of [
+      ["listTemplates", {}],
+      ["get", { id: t.id }],
+      ["list", {}],
+      ["clone", { id: "101" }],
+    ] as const) {
       expect(await call(SVC, action, { ks: fresh.ks, ...params }), action).toMatchObject({ code: "FEATURE_FORBIDDEN", args: { FEATURE: "eventNotification" } });
     }
     const raised = await (await control("/trigger", { event: "entry.added" })).json();

@@ -30,8 +30,14 @@ export async function exampleStack(
   options: { stackName?: string; emulator?: { partnerId?: number; adminSecret?: string } } = {},
 ): Promise<ExampleStack> {
   const emulator = await startEmulator({ quiet: true, delivery: { maxAttempts: 3, initialDelayMs: 20 }, ...options.emulator });
-  const blankEnv = Object.fromEntries(["SVC_BASE_URL", "SVC_PARTNER_ID", "SVC_ADMIN_SECRET", "SVC_APP_TOKEN_ID", "SVC_APP_TOKEN", "SVC_KS"].map((k) => [k, ""]));
-  const t = await newTestStack(join(examplesDir, example), { copyProgram: true, extraEnv: blankEnv, ...(options.stackName ? { stackName: options.stackName } : {}) });
+  const blankEnv = Object.fromEntries(
+    ["SVC_BASE_URL", "SVC_PARTNER_ID", "SVC_ADMIN_SECRET", "SVC_APP_TOKEN_ID", "SVC_APP_TOKEN", "SVC_KS"].map((k) => [k, ""]),
+  );
+  const t = await newTestStack(join(examplesDir, example), {
+    copyProgram: true,
+    extraEnv: blankEnv,
+    ...(options.stackName ? { stackName: options.stackName } : {}),
+  });
   await t.stack.setAllConfig(config(emulator));
   const admin = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
   return {

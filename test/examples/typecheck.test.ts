@@ -33,14 +33,18 @@ describe("examples/", () => {
     expect(readme).toMatch(/pulumi config set --secret/);
   });
 
-  it.each(examples)("%s type-checks under its own tsconfig.json", async (name) => {
-    const tsc = join(repoRoot, "node_modules", "typescript", "bin", "tsc");
-    const run = promisify(execFile)(process.execPath, [tsc, "--noEmit", "-p", join(examplesDir, name, "tsconfig.json")], { cwd: repoRoot });
-    const result = await run.then(
-      () => ({ ok: true, output: "" }),
-      (error: { stdout?: string }) => ({ ok: false, output: error.stdout ?? String(error) }),
-    );
-    expect(result.output).toBe("");
-    expect(result.ok).toBe(true);
-  }, 60_000);
+  it.each(examples)(
+    "%s type-checks under its own tsconfig.json",
+    async (name) => {
+      const tsc = join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+      const run = promisify(execFile)(process.execPath, [tsc, "--noEmit", "-p", join(examplesDir, name, "tsconfig.json")], { cwd: repoRoot });
+      const result = await run.then(
+        () => ({ ok: true, output: "" }),
+        (error: { stdout?: string }) => ({ ok: false, output: error.stdout ?? String(error) }),
+      );
+      expect(result.output).toBe("");
+      expect(result.ok).toBe(true);
+    },
+    60_000,
+  );
 });

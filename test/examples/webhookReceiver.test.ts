@@ -61,7 +61,9 @@ describe("examples/webhook-receiver", () => {
     expect(events.map((e) => e.templateId).sort()).toEqual([templateIds["entry.added"], templateIds["entry.ready"]].sort());
     const added = events.find((e) => e.templateId === templateIds["entry.added"])!;
     expect(added).toMatchObject({ eventType: "2", eventObjectType: "1", object: { id: "0_clip1" } });
-    expect(logLines).toContain(`[webhook] ${"event 2/1 on SvcMediaEntry 0_clip1"} (template ${added.templateId} ${added.templateSystemName ?? added.templateName}, job ${added.eventNotificationJobId})`);
+    expect(logLines).toContain(
+      `[webhook] ${"event 2/1 on SvcMediaEntry 0_clip1"} (template ${added.templateId} ${added.templateSystemName ?? added.templateName}, job ${added.eventNotificationJobId})`,
+    );
 
     // The emulator's delivery log agrees: each delivered on the first attempt, answered 200 by the receiver.
     const { deliveries } = (await p.control("/deliveries")) as { deliveries: { templateId: string; state: string; statusCodes: (number | null)[] }[] };

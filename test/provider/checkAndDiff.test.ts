@@ -17,7 +17,9 @@ describe("check of the connection", () => {
     configure({ get: () => undefined });
     try {
       const { failures } = await appTokenProvider.check({}, {});
-      expect(failures).toEqual([{ property: "", reason: expect.stringMatching(/^connection: No platform URL: set `svc:baseUrl` \(stack config\) or SVC_BASE_URL/) }]);
+      expect(failures).toEqual([
+        { property: "", reason: expect.stringMatching(/^connection: No platform URL: set `svc:baseUrl` \(stack config\) or SVC_BASE_URL/) },
+      ]);
       const withExplicit = await appTokenProvider.check({}, { connection: { baseUrl: "https://b.example/api_v3", partnerId: 3, ks: "a-session" } });
       expect(withExplicit.failures).toEqual([]);
     } finally {
@@ -43,7 +45,10 @@ describe("AppToken check", () => {
   });
 
   it("reports every bad field at once, with what was expected", async () => {
-    const { failures } = await appTokenProvider.check({}, { hashType: "SHA3", sessionType: 1, sessionDuration: -5, keepers: { a: 1 }, adoptId: "nope", colour: "red" });
+    const { failures } = await appTokenProvider.check(
+      {},
+      { hashType: "SHA3", sessionType: 1, sessionDuration: -5, keepers: { a: 1 }, adoptId: "nope", colour: "red" },
+    );
     const byField = Object.fromEntries(failures.map((f) => [f.property, f.reason]));
     expect(Object.keys(byField).sort()).toEqual(["adoptId", "colour", "hashType", "keepers", "sessionDuration", "sessionType"]);
     expect(byField.hashType).toMatch(/^hashType: .*SHA256/);
@@ -74,8 +79,29 @@ describe("AppToken check", () => {
 });
 
 describe("AppToken diff", () => {
-  const state = { __provider: PROVIDER, tokenId: "0_a", token: "abc", hashType: "SHA256", sessionType: "USER", sessionDuration: 0, sessionPrivileges: "", sessionUserId: "", description: "d", expiry: 0, status: 2 };
-  const inputs = { __provider: PROVIDER, hashType: "SHA256", sessionType: "USER", sessionDuration: 0, sessionPrivileges: "", sessionUserId: "", description: "d", expiry: 0 };
+  const state = {
+    __provider: PROVIDER,
+    tokenId: "0_a",
+    token: "abc",
+    hashType: "SHA256",
+    sessionType: "USER",
+    sessionDuration: 0,
+    sessionPrivileges: "",
+    sessionUserId: "",
+    description: "d",
+    expiry: 0,
+    status: 2,
+  };
+  const inputs = {
+    __provider: PROVIDER,
+    hashType: "SHA256",
+    sessionType: "USER",
+    sessionDuration: 0,
+    sessionPrivileges: "",
+    sessionUserId: "",
+    description: "d",
+    expiry: 0,
+  };
 
   it("finds no change when nothing changed, even if the serialized provider did", async () => {
     expect(await appTokenProvider.diff("0_a", state, inputs)).toEqual({ changes: false, replaces: [] });
@@ -87,7 +113,14 @@ describe("AppToken diff", () => {
   });
 
   it("replaces for hashType, sessionType, expiry, keepers and adoptId", async () => {
-    const diff = await appTokenProvider.diff("0_a", state, { ...inputs, hashType: "SHA512", sessionType: "ADMIN", expiry: 1, keepers: { r: "2" }, adoptId: "0_b" });
+    const diff = await appTokenProvider.diff("0_a", state, {
+      ...inputs,
+      hashType: "SHA512",
+      sessionType: "ADMIN",
+      expiry: 1,
+      keepers: { r: "2" },
+      adoptId: "0_b",
+    });
     expect(diff.replaces.sort()).toEqual(["adoptId", "expiry", "hashType", "keepers", "sessionType"]);
     expect(diff).not.toHaveProperty("deleteBeforeReplace");
   });
@@ -136,7 +169,18 @@ describe("HttpNotificationTemplate check and diff", () => {
   });
 
   it("deletes before replacing when the systemName stays, creates first when it changes", async () => {
-    const state = { sourceTemplateId: "101", event: "entry.added", name: "Hook", systemName: "HOOK", description: "", url: good.url, method: "POST", signSecret: good.signSecret, secureHashingAlgo: "SHA256", active: true };
+    const state = {
+      sourceTemplateId: "101",
+      event: "entry.added",
+      name: "Hook",
+      systemName: "HOOK",
+      description: "",
+      url: good.url,
+      method: "POST",
+      signSecret: good.signSecret,
+      secureHashingAlgo: "SHA256",
+      active: true,
+    };
     const news = { ...state, event: "entry.ready" };
     expect(await templateProvider.diff("1", state, news)).toEqual({ changes: true, replaces: ["event"], deleteBeforeReplace: true });
     expect(await templateProvider.diff("1", state, { ...news, systemName: "HOOK_2" })).toEqual({ changes: true, replaces: ["event"] });

@@ -6,15 +6,25 @@ const config = (values: Record<string, string>) => (key: string) => values[key];
 
 describe("resolveConnection", () => {
   it("reads stack config, with the environment as fallback", () => {
-    const resolved = resolveConnection(undefined, config({ "svc:baseUrl": "https://a.example/api_v3", "svc:partnerId": "12" }), { SVC_ADMIN_SECRET: "from-env" });
-    expect(resolved).toEqual({ baseUrl: "https://a.example/api_v3", partnerId: 12, auth: { adminSecret: "from-env" }, requestTimeoutMs: 30_000, maxConcurrency: 8 });
+    const resolved = resolveConnection(undefined, config({ "svc:baseUrl": "https://a.example/api_v3", "svc:partnerId": "12" }), {
+      SVC_ADMIN_SECRET: "from-env",
+    });
+    expect(resolved).toEqual({
+      baseUrl: "https://a.example/api_v3",
+      partnerId: 12,
+      auth: { adminSecret: "from-env" },
+      requestTimeoutMs: 30_000,
+      maxConcurrency: 8,
+    });
   });
 
   it("svc:maxConcurrency sets the requests in flight (default 8); a bad value is refused naming the setting", () => {
     const base = { "svc:baseUrl": "https://a.example/api_v3", "svc:partnerId": "12", "svc:adminSecret": "s" };
     expect(resolveConnection(undefined, config({ ...base, "svc:maxConcurrency": "3" }), {}).maxConcurrency).toBe(3);
     expect(resolveConnection(undefined, config(base), { SVC_MAX_CONCURRENCY: "20" }).maxConcurrency).toBe(20);
-    expect(() => resolveConnection(undefined, config({ ...base, "svc:maxConcurrency": "0" }), {})).toThrow(/svc:maxConcurrency must be a whole number from 1 to 1000/);
+    expect(() => resolveConnection(undefined, config({ ...base, "svc:maxConcurrency": "0" }), {})).toThrow(
+      /svc:maxConcurrency must be a whole number from 1 to 1000/,
+    );
     expect(() => resolveConnection(undefined, config({ ...base, "svc:maxConcurrency": "many" }), {})).toThrow(/svc:maxConcurrency/);
   });
 
@@ -23,12 +33,26 @@ describe("resolveConnection", () => {
     const fromConfig = resolveConnection(undefined, config({ "svc:baseUrl": "https://cfg.example/api_v3" }), env);
     expect(fromConfig.baseUrl).toBe("https://cfg.example/api_v3");
     expect(fromConfig.auth).toEqual({ ks: "env-ks" });
-    const explicit = resolveConnection({ baseUrl: "https://second.example/api_v3", partnerId: 99, adminSecret: "second" }, config({ "svc:baseUrl": "https://cfg.example/api_v3" }), env);
+    const explicit = resolveConnection(
+      { baseUrl: "https://second.example/api_v3", partnerId: 99, adminSecret: "second" },
+      config({ "svc:baseUrl": "https://cfg.example/api_v3" }),
+      env,
+    );
     expect(explicit).toMatchObject({ baseUrl: "https://second.example/api_v3", partnerId: 99, auth: { adminSecret: "second" } });
   });
 
   it("prefers an app token over the admin secret (the pipeline way)", () => {
-    const resolved = resolveConnection(undefined, config({ "svc:baseUrl": "https://a.example/api_v3", "svc:partnerId": "1", "svc:adminSecret": "admin", "svc:appTokenId": "0_abc", "svc:appToken": "f00d" }), {});
+    const resolved = resolveConnection(
+      undefined,
+      config({
+        "svc:baseUrl": "https://a.example/api_v3",
+        "svc:partnerId": "1",
+        "svc:adminSecret": "admin",
+        "svc:appTokenId": "0_abc",
+        "svc:appToken": "f00d",
+      }),
+      {},
+    );
     expect(resolved.auth).toEqual({ appTokenId: "0_abc", appToken: "f00d", hashType: "SHA256" });
   });
 

@@ -9,17 +9,34 @@ import { configure, resetForTests } from "../../provider/runtime/clients";
 const BASE = "http://svc.nock.test";
 const ADMIN_SECRET = "nock-admin-secret-value";
 const KS = "djJ8bm9jay1rcy1zdHJpbmc";
-const token = { id: "0_nock1", token: "f".repeat(64), partnerId: 42, status: 2, sessionType: 0, sessionDuration: 0, hashType: "SHA256", expiry: 0, createdAt: 1, updatedAt: 1, objectType: "SvcAppToken" };
+const token = {
+  id: "0_nock1",
+  token: "f".repeat(64),
+  partnerId: 42,
+  status: 2,
+  sessionType: 0,
+  sessionDuration: 0,
+  hashType: "SHA256",
+  expiry: 0,
+  createdAt: 1,
+  updatedAt: 1,
+  objectType: "SvcAppToken",
+};
 
 // nock is ESM-only and this project compiles to CommonJS: load it the ESM way.
-let nock: typeof import("nock", { with: { "resolution-mode": "import" } }).default;
+let nock: typeof import("nock", { with: { "resolution-mode": "import" }}).default;
 
 describe("provider runtime over nock", () => {
   beforeAll(async () => {
     nock = (await import("nock")).default;
     nock.disableNetConnect();
     await resetForTests();
-    const values: Record<string, string> = { "svc:baseUrl": `${BASE}/api_v3`, "svc:partnerId": "42", "svc:adminSecret": ADMIN_SECRET, "svc:requestTimeoutMs": "2000" };
+    const values: Record<string, string> = {
+      "svc:baseUrl": `${BASE}/api_v3`,
+      "svc:partnerId": "42",
+      "svc:adminSecret": ADMIN_SECRET,
+      "svc:requestTimeoutMs": "2000",
+    };
     configure({ get: (key) => values[key] });
   });
   afterEach(() => nock.cleanAll());
@@ -59,7 +76,12 @@ describe("provider runtime over nock", () => {
   it("reads APP_TOKEN_ID_NOT_FOUND as gone, and any other failure as an error without secrets", async () => {
     nock(BASE)
       .post("/api_v3/service/appToken/action/get")
-      .reply(200, { code: "APP_TOKEN_ID_NOT_FOUND", message: 'Application token id "0_nock1" not found', objectType: "SvcAPIException", args: { ID: "0_nock1" } });
+      .reply(200, {
+        code: "APP_TOKEN_ID_NOT_FOUND",
+        message: 'Application token id "0_nock1" not found',
+        objectType: "SvcAPIException",
+        args: { ID: "0_nock1" },
+      });
     expect(await appTokenProvider.read("0_nock1", { tokenId: "0_nock1" })).toEqual({ id: "" });
 
     nock(BASE)

@@ -17,9 +17,11 @@ describe("provider runtime against the emulator", () => {
   beforeAll(async () => {
     emulator = await startEmulator({ quiet: true });
     admin = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
-  });
-  beforeAll(() => {
-    const values: Record<string, string> = { "svc:baseUrl": emulator.baseUrl, "svc:partnerId": String(emulator.partnerId), "svc:adminSecret": emulator.adminSecret };
+    const values: Record<string, string> = {
+      "svc:baseUrl": emulator.baseUrl,
+      "svc:partnerId": String(emulator.partnerId),
+      "svc:adminSecret": emulator.adminSecret,
+    };
     configure({ get: (key) => values[key] });
   });
   afterEach(() => emulator.ctx.stats.reset());
@@ -68,10 +70,20 @@ describe("provider runtime against the emulator", () => {
   });
 
   it("clones and activates a template, reads it back, and finds it gone after an outside delete", async () => {
-    const { inputs, failures } = await templateProvider.check({}, { systemTemplateName: "HTTP_ENTRY_ADDED", name: "Runtime hook", url: "https://hooks.example.com/r", signSecret: "runtime-secret-0123456789" });
+    const { inputs, failures } = await templateProvider.check(
+      {},
+      { systemTemplateName: "HTTP_ENTRY_ADDED", name: "Runtime hook", url: "https://hooks.example.com/r", signSecret: "runtime-secret-0123456789" },
+    );
     expect(failures).toEqual([]);
     const { id, outs } = await templateProvider.create(inputs);
-    expect(outs).toMatchObject({ templateId: id, sourceTemplateId: "101", active: true, method: "POST", secureHashingAlgo: "SHA256", signSecret: "runtime-secret-0123456789" });
+    expect(outs).toMatchObject({
+      templateId: id,
+      sourceTemplateId: "101",
+      active: true,
+      method: "POST",
+      secureHashingAlgo: "SHA256",
+      signSecret: "runtime-secret-0123456789",
+    });
     const read = await templateProvider.read(id, outs);
     expect(read.props).toEqual(outs);
     await admin.templates.delete(id);
@@ -80,7 +92,12 @@ describe("provider runtime against the emulator", () => {
   });
 
   it("names the selector and lists what exists when no system template matches", async () => {
-    const { inputs } = await templateProvider.check({}, { systemTemplateName: "HTTP_NOPE", name: "Bad hook", url: "https://hooks.example.com/r", signSecret: "runtime-secret-0123456789" });
-    await expect(templateProvider.create(inputs)).rejects.toThrow(/systemTemplateName: no HTTP system template matches HTTP_NOPE; available: 101 \(HTTP_ENTRY_ADDED\)/);
+    const { inputs } = await templateProvider.check(
+      {},
+      { systemTemplateName: "HTTP_NOPE", name: "Bad hook", url: "https://hooks.example.com/r", signSecret: "runtime-secret-0123456789" },
+    );
+    await expect(templateProvider.create(inputs)).rejects.toThrow(
+      /systemTemplateName: no HTTP system template matches HTTP_NOPE; available: 101 \(HTTP_ENTRY_ADDED\)/,
+    );
   });
 });

@@ -37,7 +37,10 @@ describe("the stored provider text, run as the dynamic provider host runs it", (
       const provider = requireFromString(text).handler();
       for (const method of ["configure", "check", "diff", "create", "read", "update", "delete"]) expect(typeof provider[method]).toBe("function");
       await provider.configure!({ config: { get: (key: string) => STACK_CONFIG[key] } });
-      const { inputs, failures } = (await provider.check!({}, { description: "d", __provider: text })) as { inputs: Record<string, unknown>; failures: unknown[] };
+      const { inputs, failures } = (await provider.check!({}, { description: "d", __provider: text })) as {
+        inputs: Record<string, unknown>;
+        failures: unknown[];
+      };
       expect(failures).toEqual([]);
       expect(inputs).toMatchObject({ description: "d", hashType: "SHA256", sessionType: "USER", __provider: text });
       const state = { ...inputs, tokenId: "0_a", token: "abc", status: 2 };

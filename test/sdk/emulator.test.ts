@@ -29,7 +29,10 @@ function client(auth?: SvcClientOptions["auth"], extra: Partial<SvcClientOptions
 }
 
 async function control(path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${emu.controlUrl}${path}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+  const res = await fetch(
+    `${emu.controlUrl}${path}`,
+    body === undefined ? {} : { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } },
+  );
   return res.json();
 }
 
@@ -49,7 +52,10 @@ describe("app tokens", () => {
     expect(all.map((t) => t.id)).toEqual(expect.arrayContaining([created.id, ...more.map((t) => t.id)]));
     expect(await admin.appTokens.iterate({}, { pageSize: 2 }).toArray({ limit: 3 })).toHaveLength(3);
 
-    expect(await admin.appTokens.update(created.id, { description: "renamed", sessionDuration: 600 })).toMatchObject({ description: "renamed", sessionDuration: 600 });
+    expect(await admin.appTokens.update(created.id, { description: "renamed", sessionDuration: 600 })).toMatchObject({
+      description: "renamed",
+      sessionDuration: 600,
+    });
     await admin.appTokens.delete(created.id);
     await expect(admin.appTokens.get(created.id)).rejects.toMatchObject({ code: "APP_TOKEN_ID_NOT_FOUND", args: { ID: created.id } });
   });
@@ -119,7 +125,14 @@ describe("templates and webhooks", () => {
     const entryAdded = system.objects.find((t) => t.systemName === "HTTP_ENTRY_ADDED");
     expect(entryAdded).toBeDefined();
 
-    const clone = await admin.templates.clone(entryAdded!.id, { name: "ci hook", systemName: "ci_hook", url: receiverUrl, method: 2, signSecret, secureHashingAlgo: 2 });
+    const clone = await admin.templates.clone(entryAdded!.id, {
+      name: "ci hook",
+      systemName: "ci_hook",
+      url: receiverUrl,
+      method: 2,
+      signSecret,
+      secureHashingAlgo: 2,
+    });
     expect(clone).toMatchObject({ name: "ci hook", url: receiverUrl, status: 1 });
     expect(await admin.templates.get(clone.id)).toMatchObject({ id: clone.id });
     expect((await admin.templates.list({ idEqual: clone.id })).objects).toHaveLength(1);

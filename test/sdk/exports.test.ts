@@ -10,12 +10,31 @@ import { describe, expect, it } from "vitest";
 const root = join(__dirname, "..", "..");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, unknown> };
 const load = (path: string) => require(path) as Record<string, unknown>;
-const INTERNALS = ["registerSecret", "redact", "redactValue", "createTransport", "TRANSPORT_DEFAULTS", "encodeForm", "avatarErrorFromStatus", "errorFromStatus"];
+const INTERNALS = [
+  "registerSecret",
+  "redact",
+  "redactValue",
+  "createTransport",
+  "TRANSPORT_DEFAULTS",
+  "encodeForm",
+  "avatarErrorFromStatus",
+  "errorFromStatus",
+];
 
 describe("package export map", () => {
   it("exposes exactly these subpaths", () => {
     expect(Object.keys(pkg.exports).sort()).toEqual(
-      [".", "./dist/provider/runtime", "./emulator", "./package.json", "./provider-runtime", "./sdk", "./sdk/avatar", "./sdk/client", "./sdk/client/fakes"].sort(),
+      [
+        ".",
+        "./dist/provider/runtime",
+        "./emulator",
+        "./package.json",
+        "./provider-runtime",
+        "./sdk",
+        "./sdk/avatar",
+        "./sdk/client",
+        "./sdk/client/fakes",
+      ].sort(),
     );
   });
 
@@ -26,31 +45,88 @@ describe("package export map", () => {
   it("pulumi-svc/sdk: the client, errors, webhooks and the wire contract, no internals", () => {
     expect(Object.keys(load("pulumi-svc/sdk")).sort()).toEqual(
       [
-        "AppToken", "AppTokenListResponse", "AppTokenSession", "AppTokenStatus", "AppTokens", "ClientSessions", "EVENTS",
-        "EventNotificationTemplate", "EventNotificationTemplateListResponse", "EventNotificationTemplates", "EventObjectType",
-        "EventType", "HashType", "HttpMethod", "Notification", "OBJECT_TYPES", "SIGNATURE_ALGORITHM_HEADER", "SIGNATURE_HEADER",
-        "SecureHashingAlgo", "SessionHandle", "SessionService", "SessionType", "SvcAbortError", "SvcApiError", "SvcClient",
-        "SvcError", "SvcHttpError", "SvcNetworkError", "SvcResponseError", "SvcSessionError", "SvcTimeoutError",
-        "SvcValidationError", "TemplateStatus", "TemplateType", "appTokenHash", "computeSignature", "createWebhookHandler",
-        "paginate", "verifySignature", "webhookMiddleware",
+        "AppToken",
+        "AppTokenListResponse",
+        "AppTokenSession",
+        "AppTokenStatus",
+        "AppTokens",
+        "ClientSessions",
+        "EVENTS",
+        "EventNotificationTemplate",
+        "EventNotificationTemplateListResponse",
+        "EventNotificationTemplates",
+        "EventObjectType",
+        "EventType",
+        "HashType",
+        "HttpMethod",
+        "Notification",
+        "OBJECT_TYPES",
+        "SIGNATURE_ALGORITHM_HEADER",
+        "SIGNATURE_HEADER",
+        "SecureHashingAlgo",
+        "SessionHandle",
+        "SessionService",
+        "SessionType",
+        "SvcAbortError",
+        "SvcApiError",
+        "SvcClient",
+        "SvcError",
+        "SvcHttpError",
+        "SvcNetworkError",
+        "SvcResponseError",
+        "SvcSessionError",
+        "SvcTimeoutError",
+        "SvcValidationError",
+        "TemplateStatus",
+        "TemplateType",
+        "appTokenHash",
+        "computeSignature",
+        "createWebhookHandler",
+        "paginate",
+        "verifySignature",
+        "webhookMiddleware",
       ].sort(),
     );
   });
 
   it("pulumi-svc/sdk/avatar: the two backend clients, their error and the contract a caller sees", () => {
     expect(Object.keys(load("pulumi-svc/sdk/avatar")).sort()).toEqual(
-      ["AVATAR_PATHS", "AvatarApiError", "AvatarSessionApi", "AvatarVideoApi", "EndReason", "IDLE_TIMEOUT_MS", "KEEP_ALIVE_INTERVAL_MS", "SOURCE_ONLY_CHECK", "TTSLanguage", "TTS_LANGUAGES"].sort(),
+      [
+        "AVATAR_PATHS",
+        "AvatarApiError",
+        "AvatarSessionApi",
+        "AvatarVideoApi",
+        "EndReason",
+        "IDLE_TIMEOUT_MS",
+        "KEEP_ALIVE_INTERVAL_MS",
+        "SOURCE_ONLY_CHECK",
+        "TTSLanguage",
+        "TTS_LANGUAGES",
+      ].sort(),
     );
   });
 
   it("pulumi-svc/sdk/client/fakes: the test doubles of the browser library, its own entry", () => {
-    expect(Object.keys(load("pulumi-svc/sdk/client/fakes")).sort()).toEqual(["FAKE_OFFER_SDP", "FakeClock", "FakeDocument", "FakeElement", "FakePeerConnection", "FakeVideoElement", "settle"].sort());
+    expect(Object.keys(load("pulumi-svc/sdk/client/fakes")).sort()).toEqual(
+      ["FAKE_OFFER_SDP", "FakeClock", "FakeDocument", "FakeElement", "FakePeerConnection", "FakeVideoElement", "settle"].sort(),
+    );
   });
 
   it("no public entry exports an internal", () => {
-    for (const entry of ["pulumi-svc", "pulumi-svc/sdk", "pulumi-svc/sdk/avatar", "pulumi-svc/sdk/client", "pulumi-svc/sdk/client/fakes", "pulumi-svc/emulator", "pulumi-svc/provider-runtime"]) {
+    for (const entry of [
+      "pulumi-svc",
+      "pulumi-svc/sdk",
+      "pulumi-svc/sdk/avatar",
+      "pulumi-svc/sdk/client",
+      "pulumi-svc/sdk/client/fakes",
+      "pulumi-svc/emulator",
+      "pulumi-svc/provider-runtime",
+    ]) {
       const names = Object.keys(load(entry));
-      expect(names.filter((name) => INTERNALS.includes(name)), entry).toEqual([]);
+      expect(
+        names.filter((name) => INTERNALS.includes(name)),
+        entry,
+      ).toEqual([]);
     }
   });
 });

@@ -48,14 +48,39 @@ describe("request encoding", () => {
     const { pool, client } = harness();
     const bodies: Record<string, string>[] = [];
     const T = "/api_v3/service/eventnotification_eventnotificationtemplate/action";
-    const tpl = { id: "12", partnerId: PARTNER_ID, name: "hook", type: "httpNotification.Http", status: 1, createdAt: 1, updatedAt: 1, objectType: "SvcHttpNotificationTemplate" };
+    const tpl = {
+      id: "12",
+      partnerId: PARTNER_ID,
+      name: "hook",
+      type: "httpNotification.Http",
+      status: 1,
+      createdAt: 1,
+      updatedAt: 1,
+      objectType: "SvcHttpNotificationTemplate",
+    };
     pool.intercept({ path: `${T}/clone`, method: "POST" }).reply(recorder(bodies, tpl));
     pool.intercept({ path: `${T}/updateStatus`, method: "POST" }).reply(recorder(bodies, { ...tpl, status: 2 }));
-    pool.intercept({ path: `${T}/listTemplates`, method: "POST" }).reply(recorder(bodies, { objects: [tpl], totalCount: 1, objectType: "SvcEventNotificationTemplateListResponse" }));
-    await client.templates.clone("3", { name: "hook", systemName: "hook1", url: "https://example.test/h", method: 2, signSecret: "sign-secret-value", secureHashingAlgo: 2 });
+    pool
+      .intercept({ path: `${T}/listTemplates`, method: "POST" })
+      .reply(recorder(bodies, { objects: [tpl], totalCount: 1, objectType: "SvcEventNotificationTemplateListResponse" }));
+    await client.templates.clone("3", {
+      name: "hook",
+      systemName: "hook1",
+      url: "https://example.test/h",
+      method: 2,
+      signSecret: "sign-secret-value",
+      secureHashingAlgo: 2,
+    });
     expect((await client.templates.updateStatus("12", 2)).status).toBe(2);
     await client.templates.listTemplates({ typeEqual: "httpNotification.Http" });
-    expect(bodies[0]).toMatchObject({ id: "3", "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate", "eventNotificationTemplate[url]": "https://example.test/h", "eventNotificationTemplate[method]": "2", "eventNotificationTemplate[signSecret]": "sign-secret-value", "eventNotificationTemplate[secureHashingAlgo]": "2" });
+    expect(bodies[0]).toMatchObject({
+      id: "3",
+      "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate",
+      "eventNotificationTemplate[url]": "https://example.test/h",
+      "eventNotificationTemplate[method]": "2",
+      "eventNotificationTemplate[signSecret]": "sign-secret-value",
+      "eventNotificationTemplate[secureHashingAlgo]": "2",
+    });
     expect(bodies[1]).toMatchObject({ id: "12", status: "2" });
     expect(bodies[2]).toMatchObject({ "filter[objectType]": "SvcEventNotificationTemplateFilter", "filter[typeEqual]": "httpNotification.Http" });
   });
@@ -63,14 +88,25 @@ describe("request encoding", () => {
   it("multirequest: N:service, N:action, N:params, top-level ks; a failed slot yields its error", async () => {
     const { pool, client } = harness();
     const bodies: Record<string, string>[] = [];
-    pool.intercept({ path: "/api_v3/service/multirequest", method: "POST" }).reply(
-      recorder(bodies, [appTokenJson(), apiError("APP_TOKEN_ID_NOT_FOUND", 'Application token id "0_x" not found', { ID: "0_x" })]),
-    );
+    pool
+      .intercept({ path: "/api_v3/service/multirequest", method: "POST" })
+      .reply(recorder(bodies, [appTokenJson(), apiError("APP_TOKEN_ID_NOT_FOUND", 'Application token id "0_x" not found', { ID: "0_x" })]));
     const results = await client.multirequest([
       { service: "appToken", action: "get", params: { id: "0_abc123" }, schema: AppToken },
       { service: "appToken", action: "update", params: { id: "0_x", appToken: { objectType: "SvcAppToken", description: "d" } } },
     ]);
-    expect(bodies[0]).toEqual({ format: "1", ks: KS, "1:service": "appToken", "1:action": "get", "1:id": "0_abc123", "2:service": "appToken", "2:action": "update", "2:id": "0_x", "2:appToken[objectType]": "SvcAppToken", "2:appToken[description]": "d" });
+    expect(bodies[0]).toEqual({
+      format: "1",
+      ks: KS,
+      "1:service": "appToken",
+      "1:action": "get",
+      "1:id": "0_abc123",
+      "2:service": "appToken",
+      "2:action": "update",
+      "2:id": "0_x",
+      "2:appToken[objectType]": "SvcAppToken",
+      "2:appToken[description]": "d",
+    });
     expect(results[0]).toMatchObject({ ok: true, value: { id: "0_abc123" } });
     expect(results[1]?.ok).toBe(false);
     const error = (results[1] as unknown as { error: SvcApiError }).error;
@@ -82,10 +118,19 @@ describe("request encoding", () => {
 describe("error mapping", () => {
   it("an HTTP 200 SvcAPIException becomes SvcApiError with code, args, service, action, httpStatus", async () => {
     const { pool, client } = harness();
-    pool.intercept({ path: `${P}/get`, method: "POST" }).reply(200, apiError("APP_TOKEN_ID_NOT_FOUND", 'Application token id "0_x" not found', { ID: "0_x" }), { headers: { "x-request-id": "req-1" } });
+    pool
+      .intercept({ path: `${P}/get`, method: "POST" })
+      .reply(200, apiError("APP_TOKEN_ID_NOT_FOUND", 'Application token id "0_x" not found', { ID: "0_x" }), { headers: { "x-request-id": "req-1" } });
     const error = await client.appTokens.get("0_x").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SvcApiError);
-    expect(error).toMatchObject({ code: "APP_TOKEN_ID_NOT_FOUND", args: { ID: "0_x" }, httpStatus: 200, service: "appToken", action: "get", requestId: "req-1" });
+    expect(error).toMatchObject({
+      code: "APP_TOKEN_ID_NOT_FOUND",
+      args: { ID: "0_x" },
+      httpStatus: 200,
+      service: "appToken",
+      action: "get",
+      requestId: "req-1",
+    });
     expect((error as Error).message).toBe('appToken.get: Application token id "0_x" not found');
   });
 
@@ -97,7 +142,10 @@ describe("error mapping", () => {
 
   it("a non-200 status without an error object becomes SvcHttpError (after retries for reads)", async () => {
     const { pool, client } = harness({ maxRetries: 1 });
-    pool.intercept({ path: `${P}/get`, method: "POST" }).reply(503, "<html>busy</html>", { headers: { "retry-after": "0" } }).times(2);
+    pool
+      .intercept({ path: `${P}/get`, method: "POST" })
+      .reply(503, "<html>busy</html>", { headers: { "retry-after": "0" } })
+      .times(2);
     const error = await client.appTokens.get("0_x").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SvcHttpError);
     expect(error).toMatchObject({ code: "HTTP_ERROR", status: 503, retryAfterMs: 0 });

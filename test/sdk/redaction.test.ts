@@ -39,7 +39,13 @@ describe("redaction against the emulator", () => {
     const events: TransportEvent[] = [];
     const consoleSpies = (["log", "info", "warn", "error", "debug"] as const).map((m) => vi.spyOn(console, m));
     const make = (auth: SvcClientOptions["auth"]) => {
-      const c = new SvcClient({ baseUrl: emu.baseUrl, partnerId: emu.partnerId, auth, onEvent: (e) => events.push(e), retry: { baseDelayMs: 1, maxDelayMs: 2 } });
+      const c = new SvcClient({
+        baseUrl: emu.baseUrl,
+        partnerId: emu.partnerId,
+        auth,
+        onEvent: (e) => events.push(e),
+        retry: { baseDelayMs: 1, maxDelayMs: 2 },
+      });
       clients.push(c);
       return c;
     };
@@ -55,7 +61,11 @@ describe("redaction against the emulator", () => {
     secrets.push(pipelineKs);
 
     const failures: unknown[] = [];
-    const capture = (p: Promise<unknown>) => p.then(() => failures.push(new Error("expected a failure")), (e: unknown) => failures.push(e));
+    const capture = (p: Promise<unknown>) =>
+      p.then(
+        () => failures.push(new Error("expected a failure")),
+        (e: unknown) => failures.push(e),
+      );
     await capture(make({ appTokenId: token.id, appToken: "f".repeat(64) }).appTokens.list()); // INVALID_APP_TOKEN_HASH
     await capture(make({ adminSecret: `${emu.adminSecret}-wrong` }).appTokens.list()); // START_SESSION_ERROR
     const given = make({ ks: session.ks });
@@ -68,13 +78,21 @@ describe("redaction against the emulator", () => {
     } catch (error) {
       failures.push(error); // validation of the auth block, before any call
     }
-    await capture(new SvcClient({ baseUrl: "http://127.0.0.1:1/api_v3", partnerId: 1, auth: { adminSecret: emu.adminSecret }, maxRetries: 0 }).appTokens.list());
+    await capture(
+      new SvcClient({ baseUrl: "http://127.0.0.1:1/api_v3", partnerId: 1, auth: { adminSecret: emu.adminSecret }, maxRetries: 0 }).appTokens.list(),
+    );
 
     expect(failures.every((f) => f instanceof Error && !(f.message === "expected a failure"))).toBe(true);
     expect(events.length).toBeGreaterThan(5);
     expectClean(failures.flatMap(renderings), secrets);
-    expectClean(events.map((e) => JSON.stringify(e)), secrets);
-    expectClean(consoleSpies.flatMap((s) => s.mock.calls.map((c) => inspect(c, { depth: 10 }))), secrets);
+    expectClean(
+      events.map((e) => JSON.stringify(e)),
+      secrets,
+    );
+    expectClean(
+      consoleSpies.flatMap((s) => s.mock.calls.map((c) => inspect(c, { depth: 10 }))),
+      secrets,
+    );
     expectClean([...renderings(session), JSON.stringify(pipeline.sessions.current())], secrets);
   });
 });
@@ -86,7 +104,13 @@ describe("redaction on the fault paths (retries, lost answers, throttling, recov
     const events: TransportEvent[] = [];
     const consoleSpies = (["log", "info", "warn", "error", "debug"] as const).map((m) => vi.spyOn(console, m));
     try {
-      const client = new SvcClient({ baseUrl: emu.baseUrl, partnerId: emu.partnerId, auth: { adminSecret: emu.adminSecret }, onEvent: (e) => events.push(e), retry: { baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 5 } });
+      const client = new SvcClient({
+        baseUrl: emu.baseUrl,
+        partnerId: emu.partnerId,
+        auth: { adminSecret: emu.adminSecret },
+        onEvent: (e) => events.push(e),
+        retry: { baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 5 },
+      });
       clients.push(client);
       // session.start faulted every way, then a create that loses its answer after the write, then a 429.
       emu.ctx.faults.set({ next: ["error", "drop", "commitThenDrop", "slow", "ok", "commitThenDrop", "throttle"], slowMs: 50, retryAfterSeconds: 0 });
@@ -113,9 +137,15 @@ describe("redaction on the fault paths (retries, lost answers, throttling, recov
       expect(String((failures[1] as Error).message)).toContain("match the declared fields");
       expect(events.some((e) => e.type === "retry" && e.action === "start")).toBe(true);
       expectClean(failures.flatMap(renderings), secrets);
-      expectClean(events.map((e) => JSON.stringify(e)), secrets);
+      expectClean(
+        events.map((e) => JSON.stringify(e)),
+        secrets,
+      );
       expectClean([readFileSync(join(dir, "events.jsonl"), "utf8")], secrets);
-      expectClean(consoleSpies.flatMap((s) => s.mock.calls.map((c) => inspect(c, { depth: 10 }))), secrets);
+      expectClean(
+        consoleSpies.flatMap((s) => s.mock.calls.map((c) => inspect(c, { depth: 10 }))),
+        secrets,
+      );
     } finally {
       emu.ctx.faults.set({});
       delete process.env.SVC_PROVIDER_EVENTS_FILE;
@@ -129,7 +159,9 @@ describe("redaction of what the server echoes", () => {
   it("a ks, token or secret echoed in an error message or args is removed", async () => {
     const { pool, client } = harness();
     const tokenValue = "0123456789abcdef".repeat(4);
-    pool.intercept({ path: "/api_v3/service/appToken/action/get", method: "POST" }).reply(200, apiError("APP_TOKEN_ID_NOT_FOUND", `Invalid KS "${KS}" for token ${tokenValue}`, { KS, TOKEN: tokenValue, ID: "0_a" }));
+    pool
+      .intercept({ path: "/api_v3/service/appToken/action/get", method: "POST" })
+      .reply(200, apiError("APP_TOKEN_ID_NOT_FOUND", `Invalid KS "${KS}" for token ${tokenValue}`, { KS, TOKEN: tokenValue, ID: "0_a" }));
     const error = await client.appTokens.get("0_a").catch((e: unknown) => e);
     expectClean(renderings(error), [KS, tokenValue]);
     expect((error as { args: Record<string, unknown> }).args).toMatchObject({ ID: "0_a" });

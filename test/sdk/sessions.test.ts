@@ -25,8 +25,12 @@ describe("admin secret sessions", () => {
     const adds: Record<string, string>[] = [];
     pool.intercept({ path: START, method: "POST" }).reply(200, JSON.stringify("djJ8first-session-abcdefghijk"));
     pool.intercept({ path: START, method: "POST" }).reply(200, JSON.stringify("djJ8second-session-abcdefghij"));
-    pool.intercept({ path: "/api_v3/service/appToken/action/add", method: "POST" }).reply(recorder(adds, apiError("INVALID_KS", "Invalid KS", { ERR_CODE: -1 })));
-    pool.intercept({ path: "/api_v3/service/appToken/action/add", method: "POST" }).reply(recorder(adds, apiError("INVALID_KS", "Invalid KS", { ERR_CODE: -1 })));
+    pool
+      .intercept({ path: "/api_v3/service/appToken/action/add", method: "POST" })
+      .reply(recorder(adds, apiError("INVALID_KS", "Invalid KS", { ERR_CODE: -1 })));
+    pool
+      .intercept({ path: "/api_v3/service/appToken/action/add", method: "POST" })
+      .reply(recorder(adds, apiError("INVALID_KS", "Invalid KS", { ERR_CODE: -1 })));
     await expect(client.appTokens.add({})).rejects.toMatchObject({ code: "INVALID_KS" });
     expect(adds.map((b) => b.ks)).toEqual(["djJ8first-session-abcdefghijk", "djJ8second-session-abcdefghij"]);
   });
@@ -41,14 +45,18 @@ describe("admin secret sessions", () => {
 
 describe("app token sessions", () => {
   it("startWidgetSession(_partnerId), then startSession with hex(hash(widgetKs + token)) and the widget ks", async () => {
-    const token = "c0ffee".repeat(10) + "abcd";
+    const token = `${"c0ffee".repeat(10)}abcd`;
     const { pool, client } = harness({ auth: { appTokenId: "0_tok", appToken: token, hashType: "SHA256" } });
     const widget: Record<string, string>[] = [];
     const start: Record<string, string>[] = [];
     const lists: Record<string, string>[] = [];
     const widgetKs = "djJ8widget-session-abcdefghijk";
-    pool.intercept({ path: "/api_v3/service/session/action/startWidgetSession", method: "POST" }).reply(recorder(widget, { ks: widgetKs, partnerId: PARTNER_ID, userId: "", objectType: "SvcStartWidgetSessionResponse" }));
-    pool.intercept({ path: "/api_v3/service/appToken/action/startSession", method: "POST" }).reply(recorder(start, { ks: "djJ8apptoken-session-abcdefgh", expiry: Math.floor(Date.now() / 1000) + 600, objectType: "SvcSessionInfo" }));
+    pool
+      .intercept({ path: "/api_v3/service/session/action/startWidgetSession", method: "POST" })
+      .reply(recorder(widget, { ks: widgetKs, partnerId: PARTNER_ID, userId: "", objectType: "SvcStartWidgetSessionResponse" }));
+    pool
+      .intercept({ path: "/api_v3/service/appToken/action/startSession", method: "POST" })
+      .reply(recorder(start, { ks: "djJ8apptoken-session-abcdefgh", expiry: Math.floor(Date.now() / 1000) + 600, objectType: "SvcSessionInfo" }));
     pool.intercept({ path: "/api_v3/service/appToken/action/list", method: "POST" }).reply(recorder(lists, LIST));
     await client.appTokens.list();
     expect(widget[0]).toEqual({ format: "1", widgetId: `_${PARTNER_ID}` });

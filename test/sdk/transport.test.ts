@@ -111,7 +111,11 @@ describe("retry rule", () => {
   });
 
   it("a throwing onEvent hook does not break the call", async () => {
-    const { pool, transport } = mocked({ onEvent: () => { throw new Error("bad hook"); } });
+    const { pool, transport } = mocked({
+      onEvent: () => {
+        throw new Error("bad hook");
+      },
+    });
     pool.intercept({ path: "/r", method: "POST" }).reply(200, "ok");
     expect((await transport.request({ url: `${ORIGIN}/r`, idempotent: true })).status).toBe(200);
   });

@@ -6,7 +6,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { computeSignature, createWebhookHandler, verifySignature, webhookMiddleware, type Notification, type WebhookOptions } from "../../sdk";
 
 const SECRET = "whsec-unit-test-secret";
-const sign = (body: string | Buffer, secret = SECRET) => createHash("sha256").update(Buffer.concat([Buffer.from(secret), Buffer.from(body)])).digest("hex");
+const sign = (body: string | Buffer, secret = SECRET) =>
+  createHash("sha256")
+    .update(Buffer.concat([Buffer.from(secret), Buffer.from(body)]))
+    .digest("hex");
 const notification = {
   object: { id: "0_entry", objectType: "SvcMediaEntry" },
   eventType: "2",
@@ -80,10 +83,17 @@ function options(received: Notification[], extra: Partial<WebhookOptions> = {}):
 
 describe.each([
   ["createWebhookHandler", (o: WebhookOptions) => createWebhookHandler(o)],
-  ["webhookMiddleware", (o: WebhookOptions) => {
-    const mw = webhookMiddleware(o);
-    return (req: Parameters<typeof mw>[0], res: Parameters<typeof mw>[1]) => mw(req, res, () => { res.statusCode = 599; res.end(); });
-  }],
+  [
+    "webhookMiddleware",
+    (o: WebhookOptions) => {
+      const mw = webhookMiddleware(o);
+      return (req: Parameters<typeof mw>[0], res: Parameters<typeof mw>[1]) =>
+        mw(req, res, () => {
+          res.statusCode = 599;
+          res.end();
+        });
+    },
+  ],
 ])("%s", (_name, make) => {
   it("200 for a signed notification, handing over the parsed event", async () => {
     const received: Notification[] = [];
@@ -125,7 +135,16 @@ describe.each([
 
   it("500 without details when the callback throws", async () => {
     const errors: unknown[] = [];
-    const url = await serve(make(options([], { onEvent: () => { throw new Error("db down: password=hunter2"); }, onError: (e) => errors.push(e) })));
+    const url = await serve(
+      make(
+        options([], {
+          onEvent: () => {
+            throw new Error("db down: password=hunter2");
+          },
+          onError: (e) => errors.push(e),
+        }),
+      ),
+    );
     const body = JSON.stringify(notification);
     const res = await post(url, body, sign(body));
     expect(res).toEqual({ status: 500, text: '{"error":"internal error"}' });

@@ -19,7 +19,10 @@ export class FakeClock implements Clock {
    * `busy` tells the clock that work outside it is still running (e.g. a test's count of fetches in flight:
    * WebCrypto and streams finish on other threads), so `advance` waits for it before running the next timer.
    */
-  constructor(startMs = 1_700_000_000_000, public busy: () => boolean = () => false) {
+  constructor(
+    startMs = 1_700_000_000_000,
+    public busy: () => boolean = () => false,
+  ) {
     this.current = startMs;
   }
 

@@ -8,15 +8,27 @@ type Listener = (event: never) => void;
 
 /** Shaped like a browser's recvonly offer (ICE credentials, a DTLS fingerprint), so a real WHEP peer answers it. */
 export const FAKE_OFFER_SDP = [
-  "v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0 1", "a=msid-semantic: WMS",
+  "v=0",
+  "o=- 1 2 IN IP4 127.0.0.1",
+  "s=-",
+  "t=0 0",
+  "a=group:BUNDLE 0 1",
+  "a=msid-semantic: WMS",
   ...[
     ["video", "96", "VP8/90000", "0"],
     ["audio", "111", "opus/48000/2", "1"],
   ].flatMap(([kind, pt, codec, mid]) => [
-    `m=${kind} 9 UDP/TLS/RTP/SAVPF ${pt}`, "c=IN IP4 0.0.0.0", "a=rtcp:9 IN IP4 0.0.0.0",
-    "a=ice-ufrag:fake", "a=ice-pwd:fakefakefakefakefakefake",
+    `m=${kind} 9 UDP/TLS/RTP/SAVPF ${pt}`,
+    "c=IN IP4 0.0.0.0",
+    "a=rtcp:9 IN IP4 0.0.0.0",
+    "a=ice-ufrag:fake",
+    "a=ice-pwd:fakefakefakefakefakefake",
     "a=fingerprint:sha-256 00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF:00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF",
-    "a=setup:actpass", `a=mid:${mid}`, "a=recvonly", "a=rtcp-mux", `a=rtpmap:${pt} ${codec}`,
+    "a=setup:actpass",
+    `a=mid:${mid}`,
+    "a=recvonly",
+    "a=rtcp-mux",
+    `a=rtpmap:${pt} ${codec}`,
   ]),
   "",
 ].join("\r\n");
