@@ -72,7 +72,9 @@ export type TTSLanguage = z.infer<typeof TTSLanguage>;
 /**
  * Whether repeating a call whose answer was lost is safe. Not safe: create (a second session), init-client (may
  * open another WHEP resource), say-text and say-audio (the avatar would speak twice). Safe: keep-alive,
- * interrupt, end (a second end finds the session ended: 410/404, reported as already ended), and the reads.
+ * interrupt, end (a second end finds the session ended: 410; the backend client also takes the real service's
+ * 404 on a second end as ended, the browser library follows the spec and reports 404 as SESSION_NOT_FOUND), and
+ * the reads.
  */
 export const AVATAR_OPERATIONS = {
   create: { repeatSafe: false },
