@@ -6,7 +6,7 @@
 import { networkInterfaces } from "node:os";
 import type { AvatarSessionRecord, SessionStore } from "./sessionStore";
 import { TurnRelay, type TurnCredentials } from "./turnRelay";
-import { WhepPeer } from "./whepPeer";
+import type { WhepPeer } from "./whepPeer";
 
 /** How often the watchdog applies the idle timeout to sessions that have a viewer or a TURN user. */
 const WATCHDOG_MS = 1_000;
@@ -56,6 +56,8 @@ export class AvatarMediaPlane {
 
   /** Answer a WHEP offer for the session; the viewer slot is held from here until the peer closes. */
   async attachViewer(record: AvatarSessionRecord, resourceId: string, offer: string): Promise<string> {
+    // werift (about 180 ms to load) is loaded by the first viewer, not by every emulator start.
+    const { WhepPeer } = await import("./whepPeer.js");
     const { peer, answer } = await WhepPeer.answer(offer, {
       address: this.address,
       isSpeaking: () => this.sessions().isSpeaking(record),
