@@ -1,5 +1,6 @@
 /** One HTTP exchange over undici: send, read the whole body (bounded), return status/headers/text. */
-import { request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
+import { request } from "./undiciParts";
 
 export interface AttemptResult {
   status: number;

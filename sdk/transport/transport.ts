@@ -5,12 +5,13 @@
  * It knows nothing about api_v3: callers map statuses and bodies to their own errors.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import { SvcAbortError, SvcError, SvcNetworkError, SvcTimeoutError } from "../errors";
 import { redact } from "../redact";
 import { errnoOf, sendOnce } from "./attempt";
 import { TRANSPORT_DEFAULTS, type Transport, type TransportEvent, type TransportOptions, type TransportRequest, type TransportResponse } from "./options";
 import { createRequestGate } from "./requestGate";
+import { Agent } from "./undiciParts";
 import { failureKind, parseRetryAfter, retryDelayMs, shouldRetry, type Outcome } from "./retryPolicy";
 
 const PER_ATTEMPT_TIMEOUTS = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
