@@ -3,7 +3,7 @@
 // Runs on whatever `node` starts it (Node 20 before node_modules exists), so it stays plain ESM with no dependencies.
 //
 //   1. npm dependencies: `npm ci` when node_modules is missing or older than package-lock.json
-//   2. the build: tsc (incremental) into dist/, and the browser bundle, unless --no-build
+//   2. the build: tsc (incremental) into dist/, the browser bundle and the provider runtime's bundle, unless --no-build
 //   3. the Pulumi engine (scripts/ensure-pulumi.sh), unless --no-engine
 //   4. Chromium for the browser test (scripts/ensure-chromium.sh), only with --browser
 //   5. with `-- <script> [args]`: runs that script on the project's Node 22 and exits with its status
@@ -42,6 +42,9 @@ if (!args.has("--no-build")) {
   run(node22, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--incremental"]);
   const bundle = join(root, "scripts", "build-client-bundle.mjs");
   if (existsSync(bundle)) run(node22, [bundle]);
+  // The provider runtime as one file, over the index.js tsc just emitted (same path, same exports).
+  const runtime = join(root, "scripts", "build-provider-runtime.mjs");
+  if (existsSync(runtime)) run(node22, [runtime]);
 }
 
 // 3. The Pulumi engine.
