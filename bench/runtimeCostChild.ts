@@ -2,7 +2,7 @@
  * One process of bench/runtimeCost.ts: loads a provider runtime, configures it with the emulator's connection, and
  * creates, reads or deletes N AppTokens, 8 at once (the runtime's default svc:maxConcurrency); prints the CPU of
  * the load and of the calls as one JSON line. Created tokens and their state go to a file for the next process.
- *   node runtimeCostChild.js <runtime.js> <target JSON> create|read|delete <file> <N>
+ *   SVC_RUNTIME_COST_TARGET=<target JSON> node runtimeCostChild.js <runtime.js> create|read|delete <file> <N>
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import type { EmulatorTarget } from "./emulatorProcess";
@@ -23,8 +23,8 @@ const cpuMs = (): number => {
 };
 
 async function main(): Promise<void> {
-  const [runtimePath, targetJson, op, file, count] = process.argv.slice(2) as [string, string, "create" | "read" | "delete", string, string];
-  const target = JSON.parse(targetJson) as EmulatorTarget;
+  const [runtimePath, op, file, count] = process.argv.slice(2) as [string, "create" | "read" | "delete", string, string];
+  const target = JSON.parse(process.env.SVC_RUNTIME_COST_TARGET ?? "{}") as EmulatorTarget;
   const n = Number(count);
   const loadStart = cpuMs();
   const runtime = require(runtimePath) as Runtime;
