@@ -29,7 +29,10 @@ const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
 const installed = join(root, "node_modules", ".package-lock.json");
 if (!existsSync(installed) || mtime(installed) < mtime(join(root, "package-lock.json"))) {
   say("installing npm dependencies (npm ci)");
-  run("npm", ["ci", "--no-audit", "--no-fund"]);
+  // Under `npm pack --dry-run` (prepack) npm hands `npm_config_dry_run` to this child: drop it, or the install
+  // would be a dry run too and the build after it would find no dependencies.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.toLowerCase() !== "npm_config_dry_run"));
+  run("npm", ["ci", "--no-audit", "--no-fund"], { env });
 }
 
 // Everything after this runs on the project's own Node 22 from the `node` package.
