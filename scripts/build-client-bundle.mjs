@@ -4,9 +4,10 @@
  * `node scripts/build-client-bundle.mjs [--outfile path]`. Called from `npm run build`.
  */
 import { build } from "esbuild";
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeChangedFiles } from "./writeChangedFiles.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const flag = process.argv.indexOf("--outfile");
@@ -30,11 +31,7 @@ export async function buildClientBundle(target = outfile) {
   });
   // The bundle is an ES module in a CommonJS package: this marker makes Node and bundlers read it as one.
   const files = [...result.outputFiles.map((f) => [f.path, f.text]), [resolve(dirname(target), "package.json"), '{ "type": "module" }\n']];
-  // Only what changed is written: `npm pack` (prepack) during a test run never rewrites a file another test reads.
-  for (const [path, text] of files) {
-    const before = await readFile(path, "utf8").catch(() => undefined);
-    if (before !== text) await writeFile(path, text);
-  }
+  await writeChangedFiles(files);
   return target;
 }
 

@@ -13,9 +13,10 @@
  * Not minified: a stack trace from the provider stays readable.
  */
 import { build } from "esbuild";
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeChangedFiles } from "./writeChangedFiles.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const flag = process.argv.indexOf("--outfile");
@@ -41,11 +42,7 @@ export async function providerRuntimeBundle(target = outfile) {
 
 export async function buildProviderRuntime(target = outfile) {
   await mkdir(dirname(target), { recursive: true });
-  // Only what changed is written: `npm pack` (prepack) during a test run never rewrites a file another test reads.
-  for (const [path, text] of await providerRuntimeBundle(target)) {
-    const before = await readFile(path, "utf8").catch(() => undefined);
-    if (before !== text) await writeFile(path, text);
-  }
+  await writeChangedFiles(await providerRuntimeBundle(target));
   return target;
 }
 
