@@ -1,5 +1,5 @@
 /** pulumi-svc: Pulumi resources for the video platform. */
-import type { EVENTS } from "../sdk/contract/events";
+import type { EVENTS } from "../contract/events";
 
 export { AppToken, type AppTokenArgs } from "./resources/appToken";
 export { HttpNotificationTemplate, type HttpNotificationTemplateArgs } from "./resources/httpNotificationTemplate";

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Bundles the browser library (sdk/client/index.ts) into one ES module: dist/client/svc-avatar-session.js.
+ * Bundles the browser library (sdk/browser/index.ts) into one ES module: dist/client/svc-avatar-session.js.
  * `node scripts/build-client-bundle.mjs [--outfile path]`. Called from `npm run build`.
  */
 import { build } from "esbuild";
@@ -17,7 +17,7 @@ export async function buildClientBundle(target = outfile) {
   await mkdir(dirname(target), { recursive: true });
   const result = await build({
     write: false,
-    entryPoints: [resolve(root, "sdk/client/index.ts")],
+    entryPoints: [resolve(root, "sdk/browser/index.ts")],
     outfile: target,
     bundle: true,
     format: "esm",

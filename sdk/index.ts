@@ -4,7 +4,7 @@
  * package by path, but are not part of the public surface (test/sdk/exports.test.ts pins it). No Pulumi import
  * anywhere under sdk/.
  */
-export { SvcClient, ClientSessions, type SvcClientOptions } from "./platform/svcClient";
+export { SvcClient, ClientSessions, type SvcClientOptions } from "./svcClient";
 export { AppTokens, type StartAppTokenSessionInput } from "./platform/appTokens";
 export { EventNotificationTemplates } from "./platform/eventNotificationTemplates";
 export { SessionService, type StartSessionInput } from "./platform/sessionService";
@@ -35,8 +35,8 @@ export {
   type SignatureAlgorithm,
   type WebhookOptions,
 } from "./webhooks";
-export { SIGNATURE_HEADER, SIGNATURE_ALGORITHM_HEADER } from "./contract/webhooks";
-export { EVENTS, type EventKey } from "./contract/events";
+export { SIGNATURE_HEADER, SIGNATURE_ALGORITHM_HEADER } from "../contract/webhooks";
+export { EVENTS, type EventKey } from "../contract/events";
 // The wire contract: the enums, and the response schemas (multirequest entries take them) with their types.
 export {
   AppToken,
@@ -65,4 +65,4 @@ export {
   type Pager,
   type SecureHashingAlgoName,
   type TemplateFilter,
-} from "./contract/platform";
+} from "../contract/platform";

@@ -3,7 +3,7 @@
  * errors, and the session checks (missing, invalid, widget-only, wrong partner, ADMIN, privileges).
  */
 import type { z } from "zod";
-import { SessionType } from "../../sdk/contract/platform";
+import { SessionType } from "../../contract/platform";
 import type { EmulatorContext, SessionInfo } from "../context";
 import { ApiError, forbidden, invalidEnum, invalidField, missingParameter } from "../errors";
 import { leaf, subtree, type ParamTree } from "./params";

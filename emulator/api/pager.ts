@@ -1,5 +1,5 @@
 /** The platform's pager: 1-based pageIndex, pageSize default 30 and clamped to 500 (as the real service does). */
-import { PAGER } from "../../sdk/contract/platform";
+import { PAGER } from "../../contract/platform";
 import type { ApiCall } from "./call";
 
 export function paginate<T>(call: ApiCall, items: T[]): { objects: T[]; totalCount: number } {

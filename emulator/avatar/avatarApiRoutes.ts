@@ -15,7 +15,7 @@ import {
   type InitClientResponse,
   type SayResponse,
   type SessionEventsResponse,
-} from "../../sdk/contract/avatar";
+} from "../../contract/avatar";
 import type { AvatarEmulatorContext, AvatarRouteOptions } from "./context";
 import { avatarErrorHandler, badRequest, forbidden, gone, notFound, unauthorized, AvatarHttpError } from "./errors";
 import { AVATAR_CORS, describeIssues, jsonBody, pathnameOf } from "./http";

@@ -13,7 +13,7 @@ import {
   type AvatarListResponse,
   type AvatarVideoListResponse,
   type CheckConfigurationResponse,
-} from "../../sdk/contract/avatar";
+} from "../../contract/avatar";
 import type { AvatarEmulatorContext, AvatarKsInfo, AvatarRouteOptions } from "./context";
 import { avatarErrorHandler, forbidden } from "./errors";
 import { AVATAR_CORS, jsonBody, pathnameOf } from "./http";

@@ -4,7 +4,7 @@
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { AvatarErrorBody, EndReason } from "../../sdk/contract/avatar";
+import type { AvatarErrorBody, EndReason } from "../../contract/avatar";
 
 export class AvatarHttpError extends Error {
   constructor(

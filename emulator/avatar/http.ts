@@ -1,5 +1,5 @@
 /** Small request helpers shared by the avatar routers. */
-import { describeIssues as describeContractIssues } from "../../sdk/contract/issues";
+import { describeIssues as describeContractIssues } from "../../contract/issues";
 import type { Context } from "hono";
 import type { z } from "zod";
 import { badRequest } from "./errors";

@@ -4,7 +4,7 @@
  * (on every access), so tests move the clock instead of waiting and no timers keep the process alive.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { IDLE_TIMEOUT_MS, type EndReason, type SessionEvent, type VoiceConfig } from "../../sdk/contract/avatar";
+import { IDLE_TIMEOUT_MS, type EndReason, type SessionEvent, type VoiceConfig } from "../../contract/avatar";
 
 /** Shortest utterance, so a one-letter text still yields a visible speakingStart/speakingEnd pair. */
 export const MIN_SPEECH_MS = 300;

@@ -4,7 +4,7 @@
  * Avatar sessions are short-lived and their JWTs are signed with a per-process key, so they are not persisted.
  */
 import { randomBytes } from "node:crypto";
-import { SOURCE_ONLY_CHECK, type AvatarRecord, type AvatarVideo } from "../../sdk/contract/avatar";
+import { SOURCE_ONLY_CHECK, type AvatarRecord, type AvatarVideo } from "../../contract/avatar";
 import type { AvatarEmulatorContext, AvatarRouteOptions } from "./context";
 import { AvatarMediaPlane } from "./mediaPlane";
 import { SessionStore } from "./sessionStore";

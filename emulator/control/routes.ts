@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { describeIssues } from "../../sdk/contract/issues";
+import { describeIssues } from "../../contract/issues";
 import type { EmulatorContext } from "../context";
 import { HttpError } from "../errors";
 import { EVENT_KEYS, isEventKey, sampleObject } from "../events/catalog";

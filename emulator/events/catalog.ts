@@ -3,10 +3,10 @@
  * system names are stable across runs so tests and docs can name them. System templates are stored disabled
  * (status 1), as on the real platform, so a clone starts disabled until updateStatus(id, 2).
  */
-import { EVENTS, type EventKey } from "../../sdk/contract/events";
-import { EntryStatus, FlavorAssetStatus, HttpMethod, OBJECT_TYPES, SecureHashingAlgo, TemplateStatus, TemplateType } from "../../sdk/contract/platform";
+import { EVENTS, type EventKey } from "../../contract/events";
+import { EntryStatus, FlavorAssetStatus, HttpMethod, OBJECT_TYPES, SecureHashingAlgo, TemplateStatus, TemplateType } from "../../contract/platform";
 
-export { EVENTS, EVENT_KEYS, isEventKey, type EventKey } from "../../sdk/contract/events";
+export { EVENTS, EVENT_KEYS, isEventKey, type EventKey } from "../../contract/events";
 
 /** The stored shape of a template (system or the account's own). */
 export interface TemplateRecord {

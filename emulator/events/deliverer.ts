@@ -7,7 +7,7 @@
  * length tells the algorithm (so jobs stored before the header existed are sent with the right one too).
  */
 import { Agent, request } from "undici";
-import { DEFAULT_SIGNATURE_ALGORITHM, SIGNATURE_ALGORITHM_HEADER, SIGNATURE_HEADER, signatureAlgorithmByLength } from "../../sdk/contract/webhooks";
+import { DEFAULT_SIGNATURE_ALGORITHM, SIGNATURE_ALGORITHM_HEADER, SIGNATURE_HEADER, signatureAlgorithmByLength } from "../../contract/webhooks";
 import type { DeliveryRow, Store } from "../store/store";
 
 export interface DeliveryOptions {

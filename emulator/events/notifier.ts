@@ -4,9 +4,9 @@
  * transaction, then handed to the Deliverer, which sends them in the background.
  */
 import { createHash } from "node:crypto";
-import { EVENTS, templateMatchesEvent, type EventKey } from "../../sdk/contract/events";
-import { EVENT_NOTIFICATION_PLUGIN, OBJECT_TYPES, TemplateStatus, TemplateType, type Notification } from "../../sdk/contract/platform";
-import { signatureAlgorithmOf } from "../../sdk/contract/webhooks";
+import { EVENTS, templateMatchesEvent, type EventKey } from "../../contract/events";
+import { EVENT_NOTIFICATION_PLUGIN, OBJECT_TYPES, TemplateStatus, TemplateType, type Notification } from "../../contract/platform";
+import { signatureAlgorithmOf } from "../../contract/webhooks";
 import { hasFeature } from "../platform/partnerFeatures";
 import type { Store } from "../store/store";
 import type { TemplateRecord } from "./catalog";

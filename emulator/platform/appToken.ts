@@ -15,27 +15,18 @@ import {
   SessionType,
   TOKEN_HEX_LENGTH,
   type AppToken,
-} from "../../sdk/contract/platform";
+} from "../../contract/platform";
 import { ApiCall, type ServiceDefinition } from "../api/call";
 import { paginate } from "../api/pager";
 import type { EmulatorContext } from "../context";
 import { ApiError, cannotBeNull, invalidEnum, notUpdatable } from "../errors";
 import { parsePrivileges } from "../sessions/ks";
 import { startSessionAction } from "./appTokenSession";
+import { findAppToken, type AppTokenRecord } from "./appTokenRecords";
 
 const CLASS = OBJECT_TYPES.appToken;
 /** Known fields that update refuses (unknown ones are ignored, as on the real service). */
 const READ_ONLY = ["id", "token", "partnerId", "status", "sessionType", "hashType", "expiry", "createdAt", "updatedAt"];
-
-export type AppTokenRecord = AppToken & { token: string };
-
-export function findAppToken(ctx: EmulatorContext, partnerId: number, id: string): AppTokenRecord {
-  const t = ctx.store.getDoc<AppTokenRecord>("appToken", id);
-  if (!t || t.partnerId !== partnerId || t.status === AppTokenStatus.DELETED) {
-    throw new ApiError("APP_TOKEN_ID_NOT_FOUND", `Application token id "${id}" not found`, { ID: id });
-  }
-  return t;
-}
 
 function newId(ctx: EmulatorContext): string {
   const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";

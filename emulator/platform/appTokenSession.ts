@@ -5,13 +5,12 @@
  * the token's privileges, and lives min(token duration (0 -> 86400), token remaining life, requested expiry).
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { AppTokenStatus, HASH_TYPE_ALGORITHM, OBJECT_TYPES, SessionType, type AppTokenSession } from "../../sdk/contract/platform";
+import { AppTokenStatus, HASH_TYPE_ALGORITHM, OBJECT_TYPES, SessionType, type AppTokenSession } from "../../contract/platform";
 import type { ApiCall } from "../api/call";
 import type { EmulatorContext } from "../context";
 import { ApiError } from "../errors";
 import { formatPrivileges, parsePrivileges } from "../sessions/ks";
-import type { AppTokenRecord } from "./appToken";
-import { findAppToken } from "./appToken";
+import { findAppToken, type AppTokenRecord } from "./appTokenRecords";
 import { DEFAULT_SESSION_SECONDS, sessionType } from "./session";
 
 export function appTokenHash(token: AppTokenRecord, ks: string): string {

@@ -5,7 +5,7 @@
  */
 import { randomInt } from "node:crypto";
 import { z } from "zod";
-import { EntryStatus, FlavorAssetStatus, OBJECT_TYPES } from "../../sdk/contract/platform";
+import { EntryStatus, FlavorAssetStatus, OBJECT_TYPES } from "../../contract/platform";
 import type { ApiCall, ServiceDefinition } from "../api/call";
 import type { EmulatorContext } from "../context";
 import { ApiError, minLength } from "../errors";

@@ -11,7 +11,7 @@ import {
   TemplateStatus,
   TemplateType,
   type EventNotificationTemplate,
-} from "../../sdk/contract/platform";
+} from "../../contract/platform";
 import { ApiCall, type ServiceDefinition } from "../api/call";
 import { paginate } from "../api/pager";
 import type { EmulatorContext, SessionInfo } from "../context";

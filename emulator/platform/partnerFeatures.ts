@@ -4,7 +4,7 @@
  * FEATURE_FORBIDDEN (args FEATURE) without it. Every account here has it unless switched off through the control
  * API (`POST /_emulator/partners/:id/features`); the flag is stored beside the account, so it survives restarts.
  */
-import { EVENT_NOTIFICATION_PLUGIN } from "../../sdk/contract/platform";
+import { EVENT_NOTIFICATION_PLUGIN } from "../../contract/platform";
 import { ApiError } from "../errors";
 import type { Store } from "../store/store";
 

@@ -3,7 +3,7 @@
  * appToken.startSession), get (what a ks says) and end (durably invalidates the ks that was sent).
  */
 import { timingSafeEqual } from "node:crypto";
-import { OBJECT_TYPES, SessionType } from "../../sdk/contract/platform";
+import { OBJECT_TYPES, SessionType } from "../../contract/platform";
 import type { ApiCall, ServiceDefinition } from "../api/call";
 import type { EmulatorContext } from "../context";
 import { ApiError, invalidEnum } from "../errors";

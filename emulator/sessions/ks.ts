@@ -5,7 +5,7 @@
  * where fields is a query string of the privileges plus `_e` (expiry, unix seconds), `_t` (type), `_u` (user id).
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import { SessionType } from "../../sdk/contract/platform";
+import { SessionType } from "../../contract/platform";
 
 export interface KsFields {
   partnerId: number;

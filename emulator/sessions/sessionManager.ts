@@ -3,7 +3,7 @@
  * ks is judged: garbled or badly signed, unknown partner, expired and ended sessions all give INVALID_KS with
  * the real service's ERR_CODE/ERR_DESC args (the ks itself never appears: KSID is a fingerprint).
  */
-import type { SessionType } from "../../sdk/contract/platform";
+import type { SessionType } from "../../contract/platform";
 import { ApiError } from "../errors";
 import type { Store } from "../store/store";
 import { decodeKs, encodeKs, ksFingerprint, ksPartnerId, type KsFields } from "./ks";

@@ -4,7 +4,7 @@
  * consumers never see a gap); description and the session settings update in place.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { HashType } from "../../sdk/contract/platform";
+import type { HashType } from "../../contract/platform";
 import type { AppTokenProgramInputs } from "../schemas/appTokenInputs";
 import type { ConnectionArgs } from "./connectionArgs";
 import type { PulumiInputs } from "./inputs";

@@ -4,7 +4,7 @@
  * replaces (deleting first when the systemName stays the same, as it must be unique). `signSecret` is a secret.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { HttpMethodName, SecureHashingAlgoName } from "../../sdk/contract/platform";
+import type { HttpMethodName, SecureHashingAlgoName } from "../../contract/platform";
 import type { HttpNotificationTemplateProgramInputs } from "../schemas/httpNotificationTemplateInputs";
 import type { ConnectionArgs } from "./connectionArgs";
 import type { PulumiInputs } from "./inputs";

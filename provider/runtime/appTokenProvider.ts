@@ -3,8 +3,8 @@
  * provider/resources/appToken.ts). check validates before any API call; diff is exact; create-before-delete on
  * replacement (the default), so consumers never see a gap; read returns the server's truth; delete treats gone as done.
  */
-import type { AppToken as AppTokenRecord } from "../../sdk/contract/platform";
-import { AppTokenStatus, SessionType } from "../../sdk/contract/platform";
+import type { AppToken as AppTokenRecord } from "../../contract/platform";
+import { AppTokenStatus, SessionType } from "../../contract/platform";
 import type { SvcClient } from "../../sdk";
 import { AppTokenInputs, APP_TOKEN_IN_PLACE, APP_TOKEN_REPLACES, type SessionTypeName } from "../schemas/appTokenInputs";
 import { checkConnection, checkFields, type CheckResult } from "./check";

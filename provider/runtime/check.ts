@@ -4,7 +4,7 @@
  * and defaults are filled in so that diff compares like with like.
  */
 import type { z } from "zod";
-import { describeIssues } from "../../sdk/contract/issues";
+import { describeIssues } from "../../contract/issues";
 import type { ConnectionInput } from "../schemas/connection";
 import { connectionProblem } from "./clients";
 import { isUnknown } from "./unknowns";

@@ -3,7 +3,7 @@
  * input first, then stack config (`svc:*`, handed to configure() by the engine, secrets decrypted), then the
  * environment (SVC_*). Credentials are never captured into the serialized provider nor copied into state by us.
  */
-import { HashType } from "../../sdk/contract/platform";
+import { HashType } from "../../contract/platform";
 import type { ConnectionInput } from "../schemas/connection";
 
 export interface ResolvedConnection {

@@ -3,10 +3,10 @@
  * in place (update, updateStatus); a different source template replaces, deleting first when the systemName must
  * stay unique. A failed activation removes the clone, or, if even that fails, records it as a partial failure.
  */
-import type { EventNotificationTemplate } from "../../sdk/contract/platform";
-import { HttpMethod, SecureHashingAlgo, TemplateStatus, TemplateType } from "../../sdk/contract/platform";
+import type { EventNotificationTemplate } from "../../contract/platform";
+import { HttpMethod, SecureHashingAlgo, TemplateStatus, TemplateType } from "../../contract/platform";
 import type { SvcClient } from "../../sdk";
-import { templateMatchesEvent } from "../../sdk/contract/events";
+import { templateMatchesEvent } from "../../contract/events";
 import { HttpNotificationTemplateInputs, TEMPLATE_IN_PLACE, TEMPLATE_REPLACES } from "../schemas/httpNotificationTemplateInputs";
 import { checkConnection, checkFields, type CheckResult } from "./check";
 import { clientFor, operationSignal, serverNowMs } from "./clients";

@@ -1,6 +1,6 @@
 /** The inputs of an AppToken, as check validates them (defaults filled in so diff compares like with like). */
 import { z } from "zod";
-import { HashType } from "../../sdk/contract/platform";
+import { HashType } from "../../contract/platform";
 import { ConnectionInput } from "./connection";
 
 export const SessionTypeName = z.enum(["USER", "ADMIN"]);

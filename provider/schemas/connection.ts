@@ -4,7 +4,7 @@
  * second account. Credentials are secrets: the resource wrappers wrap this object in pulumi.secret().
  */
 import { z } from "zod";
-import { HashType } from "../../sdk/contract/platform";
+import { HashType } from "../../contract/platform";
 
 export const ConnectionInput = z.strictObject({
   /** The api_v3 root, e.g. https://api.example.com/api_v3 (or the emulator's base URL). */

@@ -1,7 +1,7 @@
 /** The inputs of an HttpNotificationTemplate, as check validates them. */
 import { z } from "zod";
-import { EVENT_KEYS, EVENTS, type EventKey } from "../../sdk/contract/events";
-import { HttpMethod, SecureHashingAlgo, WebhookUrl as ContractWebhookUrl } from "../../sdk/contract/platform";
+import { EVENT_KEYS, EVENTS, type EventKey } from "../../contract/events";
+import { HttpMethod, SecureHashingAlgo, WebhookUrl as ContractWebhookUrl } from "../../contract/platform";
 import { ConnectionInput } from "./connection";
 
 /** Friendly event names (the contract's catalog), matched against the system templates' eventType and eventObjectType. */

@@ -1,6 +1,6 @@
 /** The three ways a client authenticates, validated with messages that name the field (never its value). */
 import { z } from "zod";
-import { HashType } from "../contract/platform";
+import { HashType } from "../../contract/platform";
 import { SvcValidationError } from "../errors";
 import { validateInput } from "../platform/validate";
 

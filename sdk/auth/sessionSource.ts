@@ -5,7 +5,7 @@
  *   tokenHash = hex(hash(hashType, widgetKs + token)) and the widget ks as that request's ks;
  * - ks: used as given, never renewed.
  */
-import { SessionType } from "../contract/platform";
+import { SessionType } from "../../contract/platform";
 import type { AppTokens } from "../platform/appTokens";
 import type { SessionService } from "../platform/sessionService";
 import { registerSecret } from "../redact";

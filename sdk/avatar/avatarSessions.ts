@@ -15,8 +15,8 @@ import {
   SayTextRequest,
   SuccessResponse,
   type VoiceConfig,
-} from "../contract/avatar";
-import { describeIssues } from "../contract/issues";
+} from "../../contract/avatar";
+import { describeIssues } from "../../contract/issues";
 import { SvcValidationError } from "../errors";
 import { registerSecret } from "../redact";
 import type { CallOptions } from "../transport";

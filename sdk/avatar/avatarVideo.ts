@@ -13,8 +13,8 @@ import {
   type AvatarRecord,
   type AvatarVideo,
   type ConfigurationCheck,
-} from "../contract/avatar";
-import { describeIssues } from "../contract/issues";
+} from "../../contract/avatar";
+import { describeIssues } from "../../contract/issues";
 import { SvcValidationError } from "../errors";
 import type { CallOptions } from "../transport";
 import { ksOf, resolveClient, type AvatarClientOptions, type KsSource, type ResolvedClient } from "./options";

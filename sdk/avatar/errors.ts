@@ -2,7 +2,7 @@
  * Errors of the avatar APIs (backend clients): one class on the sdk's SvcError base with a stable code per
  * status of the spec's tables. `status` is the HTTP status, `reason` the end reason a 410 carries.
  */
-import { avatarStatusMeaning, type AvatarStatusMeaning } from "../contract/avatar";
+import { avatarStatusMeaning, type AvatarStatusMeaning } from "../../contract/avatar";
 import { SvcError, type SvcErrorInit } from "../errors";
 
 export type AvatarApiErrorCode =

@@ -1,4 +1,4 @@
-/** Backend clients of the avatar APIs (Node; on the sdk transport). The browser library is sdk/client. */
+/** Backend clients of the avatar APIs (Node; on the sdk transport). The browser library is sdk/browser. */
 export { AvatarSessionApi, type AvatarSessionHandle, type CreateAvatarSessionInput } from "./avatarSessions";
 export { AvatarVideoApi, type ConfigurationReport, type ListInput } from "./avatarVideo";
 export { AvatarApiError, type AvatarApiErrorCode } from "./errors";
@@ -23,4 +23,4 @@ export {
   type SessionEvent,
   type TurnServer,
   type VoiceConfig,
-} from "../contract/avatar";
+} from "../../contract/avatar";

@@ -3,8 +3,8 @@
  * timeouts, retry and telemetry), maps non-2xx statuses to AvatarApiError and parses 2xx with the contract.
  */
 import type { z } from "zod";
-import { AVATAR_OPERATIONS, AvatarErrorBody, type AvatarOperation } from "../contract/avatar";
-import { describeIssues } from "../contract/issues";
+import { AVATAR_OPERATIONS, AvatarErrorBody, type AvatarOperation } from "../../contract/avatar";
+import { describeIssues } from "../../contract/issues";
 import { SvcResponseError } from "../errors";
 import type { CallOptions, Transport } from "../transport";
 import { avatarErrorFromStatus } from "./errors";

@@ -3,7 +3,7 @@
  * transport retries by what the action does; what each class retries on is RETRY_RULES
  * (sdk/transport/retryPolicy.ts). docs/sdk.md "Retry rules" shows both as one table.
  */
-import { isNotFound } from "../contract/platform";
+import { isNotFound } from "../../contract/platform";
 
 export type ActionClass = "idempotent" | "create";
 

@@ -1,5 +1,5 @@
 /** Turn an api_v3 HTTP answer into a value or a typed error (errors arrive with HTTP 200). */
-import { ApiErrorBody, OBJECT_TYPES } from "../contract/platform";
+import { ApiErrorBody, OBJECT_TYPES } from "../../contract/platform";
 import { SvcApiError, SvcHttpError, SvcResponseError, type SvcError } from "../errors";
 import type { TransportResponse } from "../transport";
 import { parseRetryAfter } from "../transport/retryPolicy";

@@ -8,7 +8,7 @@ import {
   OBJECT_TYPES,
   Pager,
   TemplateFilter,
-} from "../contract/platform";
+} from "../../contract/platform";
 import { paginate, type Paginated } from "../pagination";
 import type { CallOptions } from "../transport";
 import type { PlatformApi } from "./platformApi";

@@ -1,6 +1,6 @@
 /** Service `session` on the wire: start (admin secret), startWidgetSession, end. No ks handling here. */
 import { z } from "zod";
-import { SessionString, SessionTypeValue, WidgetSession } from "../contract/platform";
+import { SessionString, SessionTypeValue, WidgetSession } from "../../contract/platform";
 import type { CallOptions } from "../transport";
 import type { PlatformApi } from "./platformApi";
 import { validateInput } from "./validate";

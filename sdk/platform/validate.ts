@@ -1,6 +1,6 @@
 /** zod validation with errors that name the field: inputs before a call, responses after it. */
 import type { z } from "zod";
-import { describeIssues } from "../contract/issues";
+import { describeIssues } from "../../contract/issues";
 import { SvcResponseError, SvcValidationError } from "../errors";
 
 /** Validate caller input; throws SvcValidationError("appTokens.add: x is required") before any call. */

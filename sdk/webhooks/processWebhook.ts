@@ -3,8 +3,8 @@
  * 413 body too large, 401 bad or missing signature (checked on the raw bytes), 400 not a notification,
  * 200 after the callback resolved, 500 when it threw (no details leave the process).
  */
-import { Notification } from "../contract/platform";
-import { SIGNATURE_ALGORITHM_HEADER, SIGNATURE_HEADER } from "../contract/webhooks";
+import { Notification } from "../../contract/platform";
+import { SIGNATURE_ALGORITHM_HEADER, SIGNATURE_HEADER } from "../../contract/webhooks";
 import { verifySignature } from "./verifySignature";
 
 export interface WebhookOptions {

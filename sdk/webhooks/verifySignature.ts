@@ -4,7 +4,7 @@
  * delivery names none, as the spec describes.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { DEFAULT_SIGNATURE_ALGORITHM, SIGNATURE_ALGORITHMS, parseSignatureAlgorithm, type SignatureAlgorithm } from "../contract/webhooks";
+import { DEFAULT_SIGNATURE_ALGORITHM, SIGNATURE_ALGORITHMS, parseSignatureAlgorithm, type SignatureAlgorithm } from "../../contract/webhooks";
 
 export type { SignatureAlgorithm };
 

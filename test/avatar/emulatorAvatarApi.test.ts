@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { IDLE_TIMEOUT_MS } from "../../sdk/contract/avatar";
+import { IDLE_TIMEOUT_MS } from "../../contract/avatar";
 import { avatarStateOf, createAvatarApiRoutes, createAvatarVideoRoutes } from "../../emulator/avatar";
-import { FAKE_OFFER_SDP } from "../../sdk/client/fakes/fakePeerConnection";
+import { FAKE_OFFER_SDP } from "../../sdk/browser/fakes/fakePeerConnection";
 import { fakeAvatarContext, mp3Bytes, type FakeAvatarContext } from "./fakeContext";
 
 const BASE = "http://emu.test/avatar-api";

@@ -8,7 +8,7 @@
 import { Hono } from "hono";
 import { RTCPeerConnection, type RtpPacket } from "werift";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { IDLE_TIMEOUT_MS } from "../../sdk/contract/avatar";
+import { IDLE_TIMEOUT_MS } from "../../contract/avatar";
 import { avatarStateOf, createAvatarApiRoutes } from "../../emulator/avatar";
 import { avatarMedia } from "../../emulator/avatar/mediaFiles";
 import { fakeAvatarContext, type FakeAvatarContext } from "./fakeContext";

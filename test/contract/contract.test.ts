@@ -5,18 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { SYSTEM_TEMPLATES } from "../../emulator/events/catalog";
 import { TEMPLATE_EVENTS } from "../../provider/schemas/httpNotificationTemplateInputs";
-import { AVATAR_OPERATIONS, AVATAR_RETRY_STATUSES, avatarStatusMeaning, isAvatarRetryStatus } from "../../sdk/contract/avatar";
-import { EVENT_KEYS, EVENTS, templateMatchesEvent } from "../../sdk/contract/events";
-import { isNotFound, NOT_FOUND_CODES, SecureHashingAlgo } from "../../sdk/contract/platform";
-import {
-  isAllowedWebhookUrl,
-  parseSignatureAlgorithm,
-  SIGNATURE_ALGORITHMS,
-  signatureAlgorithmByLength,
-  signatureAlgorithmOf,
-} from "../../sdk/contract/webhooks";
+import { AVATAR_OPERATIONS, AVATAR_RETRY_STATUSES, avatarStatusMeaning, isAvatarRetryStatus } from "../../contract/avatar";
+import { EVENT_KEYS, EVENTS, templateMatchesEvent } from "../../contract/events";
+import { isNotFound, NOT_FOUND_CODES, SecureHashingAlgo } from "../../contract/platform";
+import { isAllowedWebhookUrl, parseSignatureAlgorithm, SIGNATURE_ALGORITHMS, signatureAlgorithmByLength, signatureAlgorithmOf } from "../../contract/webhooks";
 import { avatarErrorFromStatus } from "../../sdk/avatar/errors";
-import { errorFromStatus } from "../../sdk/client/errors";
+import { errorFromStatus } from "../../sdk/browser/errors";
 import { TRANSPORT_DEFAULTS } from "../../sdk/transport";
 import { isNotFoundAfterRetriedDelete } from "../../sdk/platform/actionSafety";
 import { isGone } from "../../provider/runtime/errors";

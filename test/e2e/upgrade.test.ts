@@ -22,7 +22,7 @@ function installedCopy(): { nodeModules: string; packageDir: string; root: strin
   const packageDir = join(nodeModules, "pulumi-svc");
   mkdirSync(packageDir);
   cpSync(join(repoRoot, "package.json"), join(packageDir, "package.json"));
-  for (const part of ["provider", "sdk"]) cpSync(join(repoRoot, "dist", part), join(packageDir, "dist", part), { recursive: true });
+  for (const part of ["contract", "provider", "sdk"]) cpSync(join(repoRoot, "dist", part), join(packageDir, "dist", part), { recursive: true });
   return { nodeModules, packageDir, root };
 }
 

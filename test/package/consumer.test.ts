@@ -150,7 +150,7 @@ describe("the package as a user installs it", () => {
       "dist/provider/index.d.ts",
       "dist/client/svc-avatar-session.js",
       "dist/emulator/cli.js",
-      "dist/sdk/client/fakes/index.d.ts",
+      "dist/sdk/browser/fakes/index.d.ts",
       "emulator/avatar/media/avatar-face.ivf",
     ]) {
       expect(paths, path).toContain(path);
@@ -179,9 +179,9 @@ describe("the package as a user installs it", () => {
       }).then((r) => r.stdout.trim());
     const pkg = join(program, "node_modules", "pulumi-svc");
     expect(await resolve([], "pulumi-svc")).toBe(join(pkg, "dist/provider/index.js"));
-    expect(await resolve([], "pulumi-svc/sdk/client")).toBe(join(pkg, "dist/sdk/client/index.js"));
+    expect(await resolve([], "pulumi-svc/sdk/client")).toBe(join(pkg, "dist/sdk/browser/index.js"));
     expect(await resolve(["browser"], "pulumi-svc/sdk/client")).toBe(join(pkg, "dist/client/svc-avatar-session.js"));
-    expect(await resolve([], "pulumi-svc/sdk/client/fakes")).toBe(join(pkg, "dist/sdk/client/fakes/index.js"));
+    expect(await resolve([], "pulumi-svc/sdk/client/fakes")).toBe(join(pkg, "dist/sdk/browser/fakes/index.js"));
     // the serialized provider's require path, and the one stored by releases before `exports` (compatibility promise)
     expect(await resolve([], "pulumi-svc/provider-runtime")).toBe(join(pkg, "dist/provider/runtime/index.js"));
     expect(await resolve([], "pulumi-svc/dist/provider/runtime")).toBe(join(pkg, "dist/provider/runtime/index.js"));

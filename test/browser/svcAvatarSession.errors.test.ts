@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { AvatarError, AvatarErrorCode, SvcAvatarSession } from "../../sdk/client";
-import { FakePeerConnection } from "../../sdk/client/fakes";
-import { DEFAULT_RETRY, jitteredDelayMs } from "../../sdk/client/retry";
-import { createRequestOf } from "../../sdk/client/sessionInputs";
-import { TTS_LANGUAGES } from "../../sdk/contract/avatar";
+import { AvatarError, AvatarErrorCode, SvcAvatarSession } from "../../sdk/browser";
+import { FakePeerConnection } from "../../sdk/browser/fakes";
+import { DEFAULT_RETRY, jitteredDelayMs } from "../../sdk/browser/retry";
+import { createRequestOf } from "../../sdk/browser/sessionInputs";
+import { TTS_LANGUAGES } from "../../contract/avatar";
 import { BASE_URL, createHarness, KS, type Harness } from "./harness";
 
 let h: Harness;

@@ -3,13 +3,13 @@
  * application/sdp after ICE gathering (bounded wait; no trickle), the answer applied, and the Location
  * DELETEd on close. Statuses: 404 -> SESSION_NOT_FOUND; 409, 415 and any other -> RTC_CONNECTION_FAILED.
  */
-import type { InitClientResponse } from "../contract/avatar";
+import type { InitClientResponse } from "../../contract/avatar";
 import type { FetchLike } from "./avatarApiClient";
 import type { Clock } from "./clock";
 import { AvatarError } from "./errors";
 import type { Logger } from "./logger";
 import type { IceServerConfig, PeerConnectionFactory, PeerConnectionLike } from "./rtc";
-import { AvatarErrorCode } from "./types";
+import { AvatarErrorCode } from "./errors";
 
 export interface WhepDeps {
   PeerConnection: PeerConnectionFactory;

@@ -1,7 +1,7 @@
 /**
  * The avatar wire contract, defined once: zod schemas for the avatar session API ({avatar_api_url}/v1/...)
  * and the avatar video API ({avatar_video_url}/api/v1/...). The backend client (sdk/avatar), the browser
- * library (sdk/client) and the emulator (emulator/avatar) all parse with these; the logic stays per side.
+ * library (sdk/browser) and the emulator (emulator/avatar) all parse with these; the logic stays per side.
  *
  * Response schemas are loose (unknown fields pass through); request schemas strip unknown fields.
  * Choices where the spec says "not shown" are recorded in docs/avatar.md.

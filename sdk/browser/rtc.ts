@@ -1,6 +1,6 @@
 /**
  * The slice of RTCPeerConnection the library uses, so tests in Node drive it with a fake
- * (sdk/client/fakes/fakePeerConnection.ts) and browsers use the real one.
+ * (sdk/browser/fakes/fakePeerConnection.ts) and browsers use the real one.
  */
 export interface IceServerConfig {
   urls: string | string[];

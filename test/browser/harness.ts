@@ -6,9 +6,9 @@
 import { Hono } from "hono";
 import { afterEach } from "vitest";
 import { avatarStateOf, createAvatarApiRoutes, createAvatarVideoRoutes } from "../../emulator/avatar";
-import { SvcAvatarSession, type AvatarConfig } from "../../sdk/client";
-import { FakeClock, FakeDocument, FakePeerConnection } from "../../sdk/client/fakes";
-import type { AvatarSessionDeps } from "../../sdk/client/config";
+import { SvcAvatarSession, type AvatarConfig } from "../../sdk/browser";
+import { FakeClock, FakeDocument, FakePeerConnection } from "../../sdk/browser/fakes";
+import type { AvatarSessionDeps } from "../../sdk/browser/config";
 import { fakeAvatarContext, type FakeAvatarContext } from "../avatar/fakeContext";
 
 export const BASE_URL = "http://emu.test/avatar-api";

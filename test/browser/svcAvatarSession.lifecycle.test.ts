@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { FakePeerConnection, FakeVideoElement } from "../../sdk/client/fakes";
-import { AvatarErrorCode, type AvatarError } from "../../sdk/client";
+import { FakePeerConnection, FakeVideoElement } from "../../sdk/browser/fakes";
+import { AvatarErrorCode, type AvatarError } from "../../sdk/browser";
 import { BASE_URL, createHarness, KS, type Harness } from "./harness";
 
 let h: Harness;

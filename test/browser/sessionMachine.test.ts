@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AvatarError } from "../../sdk/client";
-import { initialMachineState, isAllowed, step, type MachineEvent, type MachineState } from "../../sdk/client/sessionMachine";
+import { AvatarError } from "../../sdk/browser";
+import { initialMachineState, isAllowed, step, type MachineEvent, type MachineState } from "../../sdk/browser/sessionMachine";
 
 const err = new AvatarError("API_REQUEST_FAILED", "boom");
 const run = (events: MachineEvent[], from: MachineState = initialMachineState) =>

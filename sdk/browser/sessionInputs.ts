@@ -2,7 +2,7 @@
  * Checks of the public methods' arguments: bad input throws INVALID_CONFIGURATION naming the argument,
  * before any state change or call.
  */
-import { TTS_LANGUAGES, type CreateSessionRequest, type VoiceConfig } from "../contract/avatar";
+import { TTS_LANGUAGES, type CreateSessionRequest, type VoiceConfig } from "../../contract/avatar";
 import { invalidConfiguration } from "./errors";
 import type { CreateSessionOptions } from "./types";
 

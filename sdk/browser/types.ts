@@ -1,5 +1,6 @@
 /** Public types of the browser library, as the spec's "Client library types" lists them. */
-import type { EndReason, TTSLanguage } from "../contract/avatar";
+import type { EndReason, TTSLanguage } from "../../contract/avatar";
+import type { AvatarError } from "./errors";
 
 export type { EndReason, TTSLanguage };
 
@@ -14,16 +15,6 @@ export const ConnectionState = {
   CLOSED: "CLOSED",
 } as const;
 export type ConnectionState = (typeof ConnectionState)[keyof typeof ConnectionState];
-
-export const AvatarErrorCode = {
-  INVALID_STATE: "INVALID_STATE",
-  API_REQUEST_FAILED: "API_REQUEST_FAILED",
-  RTC_CONNECTION_FAILED: "RTC_CONNECTION_FAILED",
-  INVALID_CONFIGURATION: "INVALID_CONFIGURATION",
-  SESSION_NOT_FOUND: "SESSION_NOT_FOUND",
-  UNAUTHORIZED: "UNAUTHORIZED",
-} as const;
-export type AvatarErrorCode = (typeof AvatarErrorCode)[keyof typeof AvatarErrorCode];
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -70,7 +61,7 @@ export interface StateChangeInfo {
 export interface SessionEventMap {
   stateChange: (state: SessionState, info: StateChangeInfo) => void;
   connectionChange: (state: ConnectionState) => void;
-  error: (error: import("./errors").AvatarError) => void;
+  error: (error: AvatarError) => void;
   speakingStart: () => void;
   speakingEnd: () => void;
 }

@@ -4,7 +4,7 @@
  * speaking-event polling, WHEP). Everything outside (fetch, RTCPeerConnection, clock, document, console)
  * is injected through the constructor's last argument.
  */
-import { KEEP_ALIVE_INTERVAL_MS, type EndReason } from "../contract/avatar";
+import { KEEP_ALIVE_INTERVAL_MS, type EndReason } from "../../contract/avatar";
 import { AvatarApiClient, statusOf } from "./avatarApiClient";
 import { resolveConfig, resolveDeps, type AvatarSessionDeps, type ResolvedConfig, type ResolvedDeps, type VideoElementLike } from "./config";
 import { AvatarError, invalidConfiguration, invalidState, toAvatarError } from "./errors";
@@ -16,17 +16,9 @@ import { checkBackendSession, checkSayAudio, checkSayText, createRequestOf } fro
 import { endReasonOf, pollSpeakingEvents } from "./speakingEvents";
 import { newTurnId } from "./turnId";
 import { createVideoIn } from "./videoAttachment";
-import {
-  AvatarErrorCode,
-  type AvatarConfig,
-  type ConnectionState,
-  type CreateSessionOptions,
-  type InitSessionOptions,
-  type SessionEventMap,
-  type SessionEventName,
-  type SessionState,
-} from "./types";
+import type { AvatarConfig, ConnectionState, CreateSessionOptions, InitSessionOptions, SessionEventMap, SessionEventName, SessionState } from "./types";
 import { WhepClient } from "./whepClient";
+import { AvatarErrorCode } from "./errors";
 
 export class SvcAvatarSession {
   private machine: MachineState = initialMachineState;

@@ -1,17 +1,17 @@
 /** SvcClient: the public api_v3 client (app tokens, templates, sessions, multirequest) on one transport. */
 import { z } from "zod";
 import type { Dispatcher } from "undici";
-import { parseAuth, type ClientAuth } from "../auth/credentials";
-import { createSessionManager } from "../auth/sessionSource";
-import type { SessionHandle, SessionManager } from "../auth/sessionManager";
-import { createTransport, type CallOptions, type Transport, type TransportEvent } from "../transport";
-import type { RetryTuning } from "../transport/options";
-import { AppTokens } from "./appTokens";
-import { EventNotificationTemplates } from "./eventNotificationTemplates";
-import { multirequest, type MultiRequestEntry, type MultiRequestResult } from "./multirequest";
-import { PlatformApi } from "./platformApi";
-import { SessionService } from "./sessionService";
-import { validateInput } from "./validate";
+import { parseAuth, type ClientAuth } from "./auth/credentials";
+import { createSessionManager } from "./auth/sessionSource";
+import type { SessionHandle, SessionManager } from "./auth/sessionManager";
+import { createTransport, type CallOptions, type Transport, type TransportEvent } from "./transport";
+import type { RetryTuning } from "./transport/options";
+import { AppTokens } from "./platform/appTokens";
+import { EventNotificationTemplates } from "./platform/eventNotificationTemplates";
+import { multirequest, type MultiRequestEntry, type MultiRequestResult } from "./platform/multirequest";
+import { PlatformApi } from "./platform/platformApi";
+import { SessionService } from "./platform/sessionService";
+import { validateInput } from "./platform/validate";
 
 export interface SvcClientOptions {
   /** The api_v3 root, e.g. https://host/api_v3 (a trailing slash is ignored). */

@@ -93,7 +93,7 @@ function userKs(userId: string): Promise<string> {
 /** In the page: start a session (optionally relay-only), wait for CONNECTED and decoded frames; keeps it on window. */
 async function startInPage(tab: Page, args: { baseUrl: string; apiKey: string; relay: boolean }) {
   return tab.evaluate(async ({ baseUrl, apiKey, relay }) => {
-    type Lib = typeof import("../../sdk/client");
+    type Lib = typeof import("../../sdk/browser");
     const { SvcAvatarSession } = (window as unknown as { lib: Lib }).lib;
     const w = window as unknown as Record<string, unknown>;
     const seen: string[] = [];
@@ -172,7 +172,7 @@ async function startInPage(tab: Page, args: { baseUrl: string; apiKey: string; r
 /** In the page: end the session started by startInPage. */
 async function endInPage(tab: Page) {
   return tab.evaluate(async () => {
-    const w = window as unknown as { avatarSession: import("../../sdk/client").SvcAvatarSession; avatarSeen: string[] };
+    const w = window as unknown as { avatarSession: import("../../sdk/browser").SvcAvatarSession; avatarSeen: string[] };
     await w.avatarSession.endSession();
     return { seen: w.avatarSeen, state: w.avatarSession.getSessionState(), connection: w.avatarSession.getConnectionState() };
   });
@@ -197,7 +197,7 @@ describe("client bundle in headless Chromium against the emulator's real WHEP pe
 
     // Audio: an analyser on the stream the <video> plays; energy is sampled idle, while speaking, and after.
     const audio = await tab.evaluate(async () => {
-      const w = window as unknown as { avatarSession: import("../../sdk/client").SvcAvatarSession; avatarSeen: string[] };
+      const w = window as unknown as { avatarSession: import("../../sdk/browser").SvcAvatarSession; avatarSeen: string[] };
       const video = document.querySelector("#avatar video") as HTMLVideoElement;
       const context = new AudioContext();
       await context.resume();

@@ -2,9 +2,19 @@
  * AvatarError: every failure of the library, with a stable `code` (AvatarErrorCode), a message that has
  * been through redact() and optional `details` (status, server error text, operation; never a token).
  */
-import { avatarStatusMeaning } from "../contract/avatar";
+import { avatarStatusMeaning } from "../../contract/avatar";
 import { redact, redactValue } from "../redact";
-import { AvatarErrorCode } from "./types";
+
+/** The stable codes of AvatarError. */
+export const AvatarErrorCode = {
+  INVALID_STATE: "INVALID_STATE",
+  API_REQUEST_FAILED: "API_REQUEST_FAILED",
+  RTC_CONNECTION_FAILED: "RTC_CONNECTION_FAILED",
+  INVALID_CONFIGURATION: "INVALID_CONFIGURATION",
+  SESSION_NOT_FOUND: "SESSION_NOT_FOUND",
+  UNAUTHORIZED: "UNAUTHORIZED",
+} as const;
+export type AvatarErrorCode = (typeof AvatarErrorCode)[keyof typeof AvatarErrorCode];
 
 export class AvatarError extends Error {
   readonly code: AvatarErrorCode;

@@ -4,7 +4,7 @@
  * endpoint (or no access) and polling stops quietly (keep-alive still watches the session); other failures
  * are retried by the next poll.
  */
-import type { EndReason, SessionEventType } from "../contract/avatar";
+import type { EndReason, SessionEventType } from "../../contract/avatar";
 import type { AvatarApiClient } from "./avatarApiClient";
 import { statusOf } from "./avatarApiClient";
 import type { Clock } from "./clock";

@@ -20,13 +20,14 @@ import {
   SuccessResponse,
   type CreateSessionRequest,
   type SayTextRequest,
-} from "../contract/avatar";
-import { describeIssues } from "../contract/issues";
+} from "../../contract/avatar";
+import { describeIssues } from "../../contract/issues";
 import type { Clock } from "./clock";
 import { AvatarError, errorFromStatus } from "./errors";
 import type { Logger } from "./logger";
 import { withRetry } from "./retry";
-import { AvatarErrorCode, type RetryConfig } from "./types";
+import { AvatarErrorCode } from "./errors";
+import type { RetryConfig } from "./types";
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 

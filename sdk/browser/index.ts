@@ -1,7 +1,7 @@
 /** The browser library (bundled by scripts/build-client-bundle.mjs into dist/client/svc-avatar-session.js). */
 export { SvcAvatarSession } from "./SvcAvatarSession";
-export { AvatarError } from "./errors";
-export { AvatarErrorCode, ConnectionState, SessionState } from "./types";
+export { AvatarError, AvatarErrorCode } from "./errors";
+export { ConnectionState, SessionState } from "./types";
 export type {
   AvatarConfig,
   CreateSessionOptions,

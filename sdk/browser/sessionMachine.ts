@@ -2,7 +2,7 @@
  * The session's state machine as a pure step: (state, event) -> {state, effects}. It decides states and lists
  * effects as data; SvcAvatarSession (the runner) performs them. The table in docs/avatar.md is this file.
  */
-import type { EndReason } from "../contract/avatar";
+import type { EndReason } from "../../contract/avatar";
 import type { AvatarError } from "./errors";
 import { ConnectionState, SessionState } from "./types";
 
