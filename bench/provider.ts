@@ -21,7 +21,7 @@ import { cpus } from "node:os";
 import { readFileSync } from "node:fs";
 import { benchStack, type BenchStack } from "./engine";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
-import * as connectionSettings from "../provider/runtime/connection";
+import * as connectionSettings from "../provider/core/connection";
 import { median } from "./report";
 
 export const OPERATIONS = ["up", "preview", "refresh", "destroy"] as const;

@@ -4,7 +4,7 @@ import type { EVENTS } from "../contract/events";
 export { AppToken, type AppTokenArgs } from "./resources/appToken";
 export { HttpNotificationTemplate, type HttpNotificationTemplateArgs } from "./resources/httpNotificationTemplate";
 export type { ConnectionArgs } from "./resources/connectionArgs";
-export type { TemplateEvent } from "./schemas/httpNotificationTemplateInputs";
+export type { TemplateEvent } from "./definitions/httpNotificationTemplate";
 
 /**
  * The event catalog the `event` input takes (friendly name -> eventType, eventObjectType). Loaded on first use: its
@@ -14,5 +14,5 @@ export type { TemplateEvent } from "./schemas/httpNotificationTemplateInputs";
 export declare const TEMPLATE_EVENTS: typeof EVENTS;
 Object.defineProperty(exports, "TEMPLATE_EVENTS", {
   enumerable: true,
-  get: () => (require("./schemas/httpNotificationTemplateInputs") as typeof import("./schemas/httpNotificationTemplateInputs")).TEMPLATE_EVENTS,
+  get: () => (require("../contract/events") as typeof import("../contract/events")).EVENTS,
 });

@@ -1,4 +1,4 @@
-import type { ConnectionInput } from "../schemas/connection";
+import type { ConnectionInput } from "../core/connectionInput";
 import type { PulumiInputs } from "./inputs";
 
 /** An explicit connection for one resource (a second account), from the connection schema. Stored as a Pulumi secret. */

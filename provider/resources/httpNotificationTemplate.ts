@@ -1,50 +1,34 @@
 /**
- * HttpNotificationTemplate: a webhook. Clones a system template (chosen by id, system name or event) with your
- * url and signing secret, then activates it. Updatable fields update in place; a different source template
- * replaces (deleting first when the systemName stays the same, as it must be unique). `signSecret` is a secret.
+ * HttpNotificationTemplate: a webhook, as a Pulumi resource (the definition, with every field's meaning, is
+ * provider/definitions/httpNotificationTemplate.ts). `signSecret` is a Pulumi secret.
  */
-import * as pulumi from "@pulumi/pulumi";
-import type { HttpMethodName, SecureHashingAlgoName } from "../../contract/platform";
-import type { HttpNotificationTemplateProgramInputs } from "../schemas/httpNotificationTemplateInputs";
+import type * as pulumi from "@pulumi/pulumi";
+import type { HttpNotificationTemplateProgramInputs, TemplateOutputs } from "../definitions/httpNotificationTemplate";
 import type { ConnectionArgs } from "./connectionArgs";
+import { DefinedResource, type OutputsOf } from "./definedResource";
 import type { PulumiInputs } from "./inputs";
-import { ShimResource } from "./shim";
 import { dynamicTypeToken, isResourceOfType } from "./typeToken";
 
 /**
- * The inputs of an HttpNotificationTemplate: derived from the schema check validates
- * (provider/schemas/httpNotificationTemplateInputs.ts), where each field is documented. Exactly one of
- * systemTemplateId, systemTemplateName or event chooses the system template; name, url and signSecret are required.
+ * The inputs of an HttpNotificationTemplate, derived from its definition's schema. Exactly one of systemTemplateId,
+ * systemTemplateName or event chooses the system template; name, url and signSecret are required.
  */
-export type HttpNotificationTemplateArgs = PulumiInputs<Omit<HttpNotificationTemplateProgramInputs, "connection">> & {
+export type HttpNotificationTemplateArgs = PulumiInputs<Omit<HttpNotificationTemplateProgramInputs, "connection" | "signSecret">> & {
+  signSecret: pulumi.Input<string>;
   connection?: pulumi.Input<ConnectionArgs>;
 };
 
-export class HttpNotificationTemplate extends ShimResource {
+/** The outputs, typed from the definition's state (declaration merging: the class's instances carry them). */
+export interface HttpNotificationTemplate extends OutputsOf<Omit<TemplateOutputs, "connection" | "adoptId">> {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only declares the outputs the engine sets
+export class HttpNotificationTemplate extends DefinedResource {
   /** The engine's type token: dynamic resources are named `pulumi-nodejs:dynamic/<module>:<type>`. */
   static readonly __pulumiType = dynamicTypeToken("HttpNotificationTemplate");
 
-  declare readonly templateId: pulumi.Output<string>;
-  declare readonly partnerId: pulumi.Output<number>;
-  /** The id of the system template it was cloned from. */
-  declare readonly sourceTemplateId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly systemName: pulumi.Output<string | undefined>;
-  declare readonly description: pulumi.Output<string>;
-  declare readonly url: pulumi.Output<string>;
-  declare readonly method: pulumi.Output<HttpMethodName>;
-  declare readonly signSecret: pulumi.Output<string>;
-  declare readonly secureHashingAlgo: pulumi.Output<SecureHashingAlgoName>;
-  declare readonly active: pulumi.Output<boolean>;
-  declare readonly status: pulumi.Output<number>;
-  declare readonly eventType: pulumi.Output<string>;
-  declare readonly eventObjectType: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<number>;
-  declare readonly updatedAt: pulumi.Output<number>;
-
   /**
    * An existing template, read into the program by id without managing it: Pulumi never updates or deletes it.
-   * (To take over an existing template instead, use `adoptId`.)
+   * (To take over an existing template instead, use `adoptId`, or `pulumi import` with the plugin.)
    */
   static get(
     name: string,
@@ -65,37 +49,6 @@ export class HttpNotificationTemplate extends ShimResource {
     for (const required of opts.id === undefined ? (["name", "url", "signSecret"] as const) : []) {
       if (args[required] === undefined) throw new Error(`Missing required property '${required}' of HttpNotificationTemplate ${name}`);
     }
-    // Every output is named here (undefined until the provider fills it), so each is a property of the resource.
-    const props = {
-      systemTemplateId: args.systemTemplateId,
-      systemTemplateName: args.systemTemplateName,
-      event: args.event,
-      name: args.name,
-      systemName: args.systemName,
-      description: args.description,
-      url: args.url,
-      method: args.method,
-      secureHashingAlgo: args.secureHashingAlgo,
-      active: args.active,
-      adoptId: args.adoptId,
-      signSecret: args.signSecret === undefined ? undefined : pulumi.secret(args.signSecret),
-      templateId: undefined,
-      partnerId: undefined,
-      sourceTemplateId: undefined,
-      status: undefined,
-      eventType: undefined,
-      eventObjectType: undefined,
-      createdAt: undefined,
-      updatedAt: undefined,
-      // An input only (not an output of the resource): left out when not given.
-      ...(args.connection === undefined ? {} : { connection: pulumi.secret(args.connection) }),
-    };
-    super(
-      "httpNotificationTemplate",
-      "HttpNotificationTemplate",
-      name,
-      props,
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["signSecret", "connection"] }),
-    );
+    super("HttpNotificationTemplate", name, args, opts);
   }
 }

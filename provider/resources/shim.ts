@@ -13,7 +13,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { dynamicTypeToken } from "./typeToken";
 
-export type ShimKind = "appToken" | "httpNotificationTemplate";
+/** A resource definition's `kind`: the runtime export its shim calls. */
+export type ShimKind = string;
 
 /**
  * The provider text of a kind. Shims stored by earlier releases (serialized closures) require the same module and

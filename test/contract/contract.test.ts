@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SYSTEM_TEMPLATES } from "../../emulator/events/catalog";
-import { TEMPLATE_EVENTS } from "../../provider/schemas/httpNotificationTemplateInputs";
+import { TEMPLATE_EVENTS } from "../../provider/definitions/httpNotificationTemplate";
 import { AVATAR_OPERATIONS, AVATAR_RETRY_STATUSES, avatarStatusMeaning, isAvatarRetryStatus } from "../../contract/avatar";
 import { EVENT_KEYS, EVENTS, templateMatchesEvent } from "../../contract/events";
 import { isNotFound, NOT_FOUND_CODES, SecureHashingAlgo } from "../../contract/platform";
@@ -13,7 +13,7 @@ import { avatarErrorFromStatus } from "../../sdk/avatar/errors";
 import { errorFromStatus } from "../../sdk/browser/errors";
 import { TRANSPORT_DEFAULTS } from "../../sdk/transport";
 import { isNotFoundAfterRetriedDelete } from "../../sdk/platform/actionSafety";
-import { isGone } from "../../provider/runtime/errors";
+import { isGone } from "../../provider/core/errors";
 import { AppToken, HttpNotificationTemplate } from "../../provider";
 
 describe("events", () => {

@@ -1,9 +1,9 @@
 /** check and diff of both resources, as the engine calls them (plain objects in, plain results out), no HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appTokenProvider } from "../../provider/runtime/appTokenProvider";
-import { configure, resetForTests } from "../../provider/runtime/clients";
-import { templateProvider } from "../../provider/runtime/templateProvider";
-import { UNKNOWN } from "../../provider/runtime/unknowns";
+import { appToken as appTokenProvider } from "../../provider/runtime";
+import { configure, resetForTests } from "../../provider/core/clients";
+import { httpNotificationTemplate as templateProvider } from "../../provider/runtime";
+import { UNKNOWN } from "../../provider/core/unknowns";
 
 const PROVIDER = "exports.handler = ...";
 const STACK_CONFIG: Record<string, string> = { "svc:baseUrl": "https://api.example.com/api_v3", "svc:partnerId": "7", "svc:adminSecret": "not-used-here" };

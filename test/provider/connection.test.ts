@@ -1,6 +1,6 @@
 /** Where the provider's connection comes from, and how it fails: clearly, naming the settings, never the secrets. */
 import { describe, expect, it } from "vitest";
-import { resolveConnection } from "../../provider/runtime/connection";
+import { resolveConnection } from "../../provider/core/connection";
 
 const config = (values: Record<string, string>) => (key: string) => values[key];
 

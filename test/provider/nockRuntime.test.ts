@@ -3,8 +3,8 @@
  * platform's answers (gone vs. a failure that must fail loudly), with no server at all.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { appTokenProvider } from "../../provider/runtime/appTokenProvider";
-import { configure, resetForTests } from "../../provider/runtime/clients";
+import { appToken as appTokenProvider } from "../../provider/runtime";
+import { configure, resetForTests } from "../../provider/core/clients";
 
 const BASE = "http://svc.nock.test";
 const ADMIN_SECRET = "nock-admin-secret-value";

@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import type { FaultConfig } from "../../emulator/middleware/faults";
-import { appTokenProvider } from "../../provider/runtime/appTokenProvider";
-import { configure, resetForTests } from "../../provider/runtime/clients";
-import { templateProvider } from "../../provider/runtime/templateProvider";
+import { appToken as appTokenProvider } from "../../provider/runtime";
+import { configure, resetForTests } from "../../provider/core/clients";
+import { httpNotificationTemplate as templateProvider } from "../../provider/runtime";
 import { SvcClient } from "../../sdk";
 
 describe("create recovery in the provider runtime", () => {

@@ -5,9 +5,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { configure, resetForTests } from "../../provider/runtime/clients";
-import { appTokenProvider } from "../../provider/runtime/appTokenProvider";
-import { templateProvider } from "../../provider/runtime/templateProvider";
+import { configure, resetForTests } from "../../provider/core/clients";
+import { appToken as appTokenProvider } from "../../provider/runtime";
+import { httpNotificationTemplate as templateProvider } from "../../provider/runtime";
 import { SvcClient } from "../../sdk";
 
 describe("provider runtime against the emulator", () => {

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SvcClient, type SvcClientOptions, type TransportEvent } from "../../sdk";
 import { redact } from "../../sdk/redact";
-import { appTokenProvider } from "../../provider/runtime/appTokenProvider";
-import { configure, resetForTests } from "../../provider/runtime/clients";
+import { appToken as appTokenProvider } from "../../provider/runtime";
+import { configure, resetForTests } from "../../provider/core/clients";
 import { apiError, harness, KS } from "./helpers";
 
 let emu: RunningEmulator;

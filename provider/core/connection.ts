@@ -4,7 +4,7 @@
  * environment (SVC_*). Credentials are never captured into the serialized provider nor copied into state by us.
  */
 import { HashType } from "../../contract/platform";
-import type { ConnectionInput } from "../schemas/connection";
+import type { ConnectionInput } from "./connectionInput";
 
 export interface ResolvedConnection {
   baseUrl: string;
@@ -19,17 +19,52 @@ export interface ResolvedConnection {
 /** What configure() stores: a lookup of stack config by full key (e.g. "svc:baseUrl"). */
 export type ConfigLookup = (key: string) => string | undefined;
 
-const SETTINGS = {
-  baseUrl: { config: "svc:baseUrl", env: "SVC_BASE_URL" },
-  partnerId: { config: "svc:partnerId", env: "SVC_PARTNER_ID" },
-  adminSecret: { config: "svc:adminSecret", env: "SVC_ADMIN_SECRET" },
-  appTokenId: { config: "svc:appTokenId", env: "SVC_APP_TOKEN_ID" },
-  appToken: { config: "svc:appToken", env: "SVC_APP_TOKEN" },
-  appTokenHashType: { config: "svc:appTokenHashType", env: "SVC_APP_TOKEN_HASH_TYPE" },
-  ks: { config: "svc:ks", env: "SVC_KS" },
-  requestTimeoutMs: { config: "svc:requestTimeoutMs", env: "SVC_REQUEST_TIMEOUT_MS" },
-  maxConcurrency: { config: "svc:maxConcurrency", env: "SVC_MAX_CONCURRENCY" },
-} as const;
+/**
+ * The provider's settings: the stack config key (also the plugin's provider input of the same name), the
+ * environment fallback, and what the package schema says of each. The one list of them.
+ */
+export const SETTINGS = {
+  baseUrl: {
+    config: "svc:baseUrl",
+    env: "SVC_BASE_URL",
+    type: "string",
+    description: "The platform's api_v3 root, e.g. https://api.example.com/api_v3 (or the emulator's).",
+  },
+  partnerId: { config: "svc:partnerId", env: "SVC_PARTNER_ID", type: "integer", description: "The account's numeric partner id." },
+  adminSecret: {
+    config: "svc:adminSecret",
+    env: "SVC_ADMIN_SECRET",
+    type: "string",
+    secret: true,
+    description: "The account's admin secret (pipelines should prefer an app token).",
+  },
+  appTokenId: {
+    config: "svc:appTokenId",
+    env: "SVC_APP_TOKEN_ID",
+    type: "string",
+    description: "The id of an app token to authenticate with, instead of the admin secret.",
+  },
+  appToken: { config: "svc:appToken", env: "SVC_APP_TOKEN", type: "string", secret: true, description: "The value of that app token." },
+  appTokenHashType: {
+    config: "svc:appTokenHashType",
+    env: "SVC_APP_TOKEN_HASH_TYPE",
+    type: "string",
+    description: "The hash type of that app token: SHA1, SHA256 or SHA512.",
+  },
+  ks: { config: "svc:ks", env: "SVC_KS", type: "string", secret: true, description: "A ready session string, instead of other credentials." },
+  requestTimeoutMs: {
+    config: "svc:requestTimeoutMs",
+    env: "SVC_REQUEST_TIMEOUT_MS",
+    type: "integer",
+    description: "Timeout of each HTTP attempt, in milliseconds (default 30000).",
+  },
+  maxConcurrency: {
+    config: "svc:maxConcurrency",
+    env: "SVC_MAX_CONCURRENCY",
+    type: "integer",
+    description: "Requests in flight at once to the platform (default 8).",
+  },
+} as const satisfies Record<string, { config: string; env: string; type: "string" | "integer"; secret?: boolean; description: string }>;
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Small on purpose: 500 resources must not hit the platform at once; the engine's own parallelism is often larger. */

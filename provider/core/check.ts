@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import { describeIssues } from "../../contract/issues";
-import type { ConnectionInput } from "../schemas/connection";
+import type { ConnectionInput } from "./connectionInput";
 import { connectionProblem } from "./clients";
 import { isUnknown } from "./unknowns";
 

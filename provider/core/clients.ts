@@ -5,7 +5,7 @@
  * when the platform answers 429.
  */
 import { SvcClient, type TransportEvent } from "../../sdk";
-import type { ConnectionInput } from "../schemas/connection";
+import type { ConnectionInput } from "./connectionInput";
 import { ConnectionError, connectionKey, resolveConnection, type ConfigLookup } from "./connection";
 import { recordEvent } from "./telemetry";
 
@@ -37,6 +37,17 @@ export function connectionProblem(explicit: ConnectionInput | undefined): string
     return undefined;
   } catch (error) {
     if (error instanceof ConnectionError) return error.message;
+    throw error;
+  }
+}
+
+/** The account a connection reaches (base URL and partner id), or undefined when it does not resolve. */
+export function accountOf(explicit: ConnectionInput | undefined): { baseUrl: string; partnerId: number } | undefined {
+  try {
+    const { baseUrl, partnerId } = resolveConnection(explicit, stackConfig);
+    return { baseUrl, partnerId };
+  } catch (error) {
+    if (error instanceof ConnectionError) return undefined;
     throw error;
   }
 }

@@ -1,0 +1,40 @@
+/**
+ * The account guard of diff: a resource never follows its connection to another account in place, which would
+ * send the old id to the new account (an update of a stranger's object, or a not-found read as "gone").
+ */
+import type { ConnectionInput } from "./connectionInput";
+import { accountOf } from "./clients";
+import { ProviderError } from "./errors";
+import { isUnknown } from "./unknowns";
+
+/**
+ * What to do when the account of stack config (or of the plugin's provider) moved under a resource: the dynamic
+ * provider refuses (its delete would run with the new config, so the old object could not be removed); the
+ * plugin replaces (the engine deletes the old object through the old provider, which keeps the old account).
+ */
+export type StackAccountMove = "refuse" | "replace";
+
+/**
+ * True when the resource must be replaced because its account changed: its partner (the server's `partnerId` in
+ * state against the one the new inputs resolve to), or the base URL of an explicit connection. A rotation of
+ * credentials alone is no change. Unknown connections (preview) are no change.
+ */
+export function accountChange(olds: Record<string, unknown>, news: Record<string, unknown>, onStackMove: StackAccountMove = "refuse"): boolean {
+  if (isUnknown(news.connection) || isUnknown(olds.connection)) return false;
+  const before = olds.connection as ConnectionInput | undefined;
+  const after = news.connection as ConnectionInput | undefined;
+  const target = accountOf(after);
+  if (!target) return false; // check has reported why the connection does not resolve
+  const oldPartner = typeof olds.partnerId === "number" ? olds.partnerId : before ? accountOf(before)?.partnerId : undefined;
+  const oldUrl = before ? accountOf(before)?.baseUrl : undefined;
+  const partnerMoved = oldPartner !== undefined && oldPartner !== target.partnerId;
+  const urlMoved = oldUrl !== undefined && after !== undefined && oldUrl !== target.baseUrl;
+  if (!partnerMoved && !urlMoved) return false;
+  // With an explicit connection in state, the old object stays reachable for its delete: replace.
+  if (before !== undefined || onStackMove === "replace") return true;
+  throw new ProviderError(
+    `the account changed under this resource: it lives in partner ${oldPartner}, but the connection now reaches partner ${target.partnerId}. ` +
+      "Updating it there would touch another account's object. Put the previous svc:partnerId (and its credentials) back, " +
+      "or move the resource with an explicit `connection` for the new account (a replacement), or `pulumi state delete` it first",
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * One definition per resource: its inputs (zod schema, how a change applies, secrecy, description), its outputs,
+ * and its create/read/update/delete functions. Everything else is derived from it: the dynamic provider's and the
+ * native plugin's handlers (providerFor), the dynamic resource classes' property lists and secret outputs, the
+ * package schema of the plugin, and the field tables of the docs. So a field is written once.
+ */
+import type { z } from "zod";
+import type { CheckFailure } from "../core/check";
+
+/** How a change of an input reaches the platform: updated in place, a replacement, or never a change (connection). */
+export type Change = "inPlace" | "replace" | "none";
+
+export interface InputField {
+  schema: z.ZodType;
+  change: Change;
+  description: string;
+  /** A Pulumi secret: wrapped by the dynamic resource, marked secret in the schema and in the plugin's answers. */
+  secret?: boolean;
+  /** A value a program would write (the schema's and the docs' example). */
+  example: unknown;
+}
+
+/** The types the package schema can give an output (inputs take theirs from the zod schema). */
+export type OutputType = "string" | "integer" | "boolean" | "object";
+
+export interface OutputField {
+  type: OutputType;
+  description: string;
+  secret?: boolean;
+  /** Absent in some states (a value the connection cannot read, a fact an import cannot know). */
+  optional?: boolean;
+  example: unknown;
+}
+
+/** What create returns; read returns the same outputs, or undefined when the object is gone. */
+export interface Created<State> {
+  id: string;
+  outs: State;
+}
+
+/** An object found in an account for `svc-takeover`: its id, a name for the program, and its inputs as read. */
+export interface Existing {
+  id: string;
+  name: string;
+  inputs: Record<string, unknown>;
+}
+
+export interface ResourceDefinition<Inputs extends Record<string, unknown> = any, State extends Record<string, unknown> = any> {
+  /** The type name: `svc:index:<type>` in the plugin, `pulumi-nodejs:dynamic/svc:<type>` for the dynamic resource. */
+  type: string;
+  /** The runtime's name of the provider (`pulumi-svc/provider-runtime`'s export): stored shims call it; never change it. */
+  kind: string;
+  description: string;
+  /** A TypeScript example for the schema's description and the docs. */
+  example: string;
+  /** The platform object the id names. */
+  idDescription: string;
+  inputs: Record<string, InputField>;
+  /** The outputs that are not inputs (the server's own fields). Every input is an output too. */
+  outputs: Record<string, OutputField>;
+  /** Rules across fields, after each field has been checked; `olds` are the previous inputs ({} on a create). */
+  validate?(inputs: Record<string, unknown>, olds: Record<string, unknown>, failures: CheckFailure[]): void;
+  /** Whether a replacement must delete the old object first (a unique name it keeps). */
+  deleteBeforeReplace?(olds: Record<string, unknown>, news: Record<string, unknown>): boolean;
+  create(inputs: Inputs): Promise<Created<State>>;
+  /** The object as the server has it now, with the input-only fields carried from `state`; undefined when gone. */
+  read(id: string, state: Partial<State>): Promise<State | undefined>;
+  /** Called with the in-place fields that changed (at least one). */
+  update(id: string, olds: State, news: Inputs, changed: string[]): Promise<State>;
+  delete(id: string, state: State): Promise<void>;
+  /**
+   * The inputs that reproduce `outs` (for read: refresh shows drift, import gets a program's inputs). Default: each
+   * input field taken from the outputs of the same name.
+   */
+  inputsOf?(outs: State): Record<string, unknown>;
+  /** The account's objects of this kind that a program may take over (active ones, no system objects). */
+  list?(): Promise<Existing[]>;
+}
+
+/** Declares a resource; the identity function, so that the definition's types are checked where it is written. */
+export function defineResource<Inputs extends Record<string, unknown>, State extends Record<string, unknown>>(
+  definition: ResourceDefinition<Inputs, State>,
+): ResourceDefinition<Inputs, State> {
+  return definition;
+}
+
+/** The lists every consumer derives from a definition. */
+export function fieldsOf(definition: ResourceDefinition) {
+  const inputKeys = Object.keys(definition.inputs);
+  const byChange = (change: Change) => inputKeys.filter((key) => definition.inputs[key]?.change === change);
+  const secretInputs = inputKeys.filter((key) => definition.inputs[key]?.secret);
+  const secretOutputs = Object.keys(definition.outputs).filter((key) => definition.outputs[key]?.secret);
+  return {
+    inputKeys,
+    outputKeys: Object.keys(definition.outputs),
+    inPlace: byChange("inPlace"),
+    replaces: byChange("replace"),
+    secretInputs,
+    /** Every secret property of the state (secret inputs are outputs too). */
+    secrets: [...secretInputs, ...secretOutputs],
+    shape: Object.fromEntries(inputKeys.map((key) => [key, definition.inputs[key]!.schema])) as Record<string, z.ZodType>,
+  };
+}

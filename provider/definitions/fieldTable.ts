@@ -1,0 +1,31 @@
+/**
+ * The field table of the dynamic resources: each resource's input and output names and its secret ones, as a plain
+ * module. Programs construct resources from it without loading zod, the sdk or the runtime (the definitions'
+ * modules), which would cost every `pulumi up` of a program (docs/bench.md). Rendered by `npm run generate`.
+ */
+import { fieldsOf, type ResourceDefinition } from "./define";
+
+export interface ResourceFields {
+  kind: string;
+  inputs: readonly string[];
+  outputs: readonly string[];
+  secrets: readonly string[];
+}
+
+export function fieldTable(definitions: readonly ResourceDefinition[]): Record<string, ResourceFields> {
+  return Object.fromEntries(
+    definitions.map((definition) => {
+      const fields = fieldsOf(definition);
+      return [definition.type, { kind: definition.kind, inputs: fields.inputKeys, outputs: fields.outputKeys, secrets: fields.secrets }];
+    }),
+  );
+}
+
+export function fieldTableModule(definitions: readonly ResourceDefinition[]): string {
+  const table = JSON.stringify(fieldTable(definitions), null, 2);
+  return `// Generated from provider/definitions by \`npm run generate\`: do not edit.
+export const FIELD_TABLE = ${table} as const;
+
+export type ResourceType = keyof typeof FIELD_TABLE;
+`;
+}

@@ -1,0 +1,64 @@
+// Generated from provider/definitions by `npm run generate`: do not edit.
+export const FIELD_TABLE = {
+  "AppToken": {
+    "kind": "appToken",
+    "inputs": [
+      "hashType",
+      "sessionType",
+      "sessionDuration",
+      "sessionPrivileges",
+      "sessionUserId",
+      "description",
+      "expiry",
+      "keepers",
+      "adoptId",
+      "connection"
+    ],
+    "outputs": [
+      "tokenId",
+      "token",
+      "partnerId",
+      "status",
+      "createdAt",
+      "updatedAt"
+    ],
+    "secrets": [
+      "connection",
+      "token"
+    ]
+  },
+  "HttpNotificationTemplate": {
+    "kind": "httpNotificationTemplate",
+    "inputs": [
+      "systemTemplateId",
+      "systemTemplateName",
+      "event",
+      "name",
+      "systemName",
+      "description",
+      "url",
+      "method",
+      "signSecret",
+      "secureHashingAlgo",
+      "active",
+      "adoptId",
+      "connection"
+    ],
+    "outputs": [
+      "templateId",
+      "partnerId",
+      "sourceTemplateId",
+      "status",
+      "eventType",
+      "eventObjectType",
+      "createdAt",
+      "updatedAt"
+    ],
+    "secrets": [
+      "signSecret",
+      "connection"
+    ]
+  }
+} as const;
+
+export type ResourceType = keyof typeof FIELD_TABLE;
