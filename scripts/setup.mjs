@@ -48,6 +48,9 @@ if (!args.has("--no-build")) {
   // The provider runtime as one file, over the index.js tsc just emitted (same path, same exports).
   const runtime = join(root, "scripts", "build-provider-runtime.mjs");
   if (existsSync(runtime)) run(node22, [runtime]);
+  // The native plugin as one self-contained folder (dist/pulumi-resource-svc).
+  const plugin = join(root, "scripts", "build-plugin.mjs");
+  if (existsSync(plugin)) run(node22, [plugin]);
 }
 
 // 3. The Pulumi engine.

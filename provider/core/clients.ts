@@ -99,8 +99,16 @@ export function serverNowMs(client: SvcClient): number | undefined {
 /** The overall deadline of one provider operation (each HTTP call also has its own timeout). */
 export const OPERATION_DEADLINE_MS = 120_000;
 
+/** Aborted by the plugin's Cancel (the engine is stopping): every operation in flight ends at its next await. */
+let cancelled = new AbortController();
+
 export function operationSignal(): AbortSignal {
-  return AbortSignal.timeout(OPERATION_DEADLINE_MS);
+  return AbortSignal.any([AbortSignal.timeout(OPERATION_DEADLINE_MS), cancelled.signal]);
+}
+
+/** Cancel every operation in flight and every later one of this process (the plugin's Cancel). */
+export function cancelOperations(): void {
+  cancelled.abort(new Error("the operation was cancelled (pulumi cancel, or the engine is stopping)"));
 }
 
 /** For tests: forget cached clients and config. */
@@ -108,4 +116,5 @@ export async function resetForTests(): Promise<void> {
   await Promise.all([...clients.values()].map((c) => c.close()));
   clients.clear();
   stackConfig = () => undefined;
+  cancelled = new AbortController();
 }

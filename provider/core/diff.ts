@@ -8,6 +8,8 @@ import { isUnknown } from "./unknowns";
 
 export interface DiffOutcome {
   changes: boolean;
+  /** The inputs that changed (the plugin's detailed diff; the dynamic host ignores it). */
+  changed?: string[];
   replaces: string[];
   deleteBeforeReplace?: boolean;
 }

@@ -41,7 +41,8 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
       const moved = accountChange(olds, news, onStackAccountMove);
       if (moved) replaces.push("connection");
       const deleteBeforeReplace = replaces.length > 0 && definition.deleteBeforeReplace?.(olds, news) === true;
-      return { changes: changed.length > 0 || moved, replaces, ...(deleteBeforeReplace ? { deleteBeforeReplace } : {}) };
+      if (moved && !changed.includes("connection")) changed.push("connection");
+      return { changes: changed.length > 0, changed, replaces, ...(deleteBeforeReplace ? { deleteBeforeReplace } : {}) };
     },
 
     create(inputs) {

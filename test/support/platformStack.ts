@@ -2,6 +2,7 @@
  * An end-to-end fixture: the emulator in this process, and a stack of the scenario-driven test program
  * (test/e2e/fixtures/platform) whose connection comes from stack config (`svc:*`, the admin secret as a secret).
  */
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { request } from "undici";
 import type { OutputMap } from "@pulumi/pulumi/automation";
@@ -37,9 +38,19 @@ export interface PlatformStack extends TestStack {
   close(): Promise<void>;
 }
 
-export async function platformStack(options: TestStackOptions = {}): Promise<PlatformStack> {
+/** Which provider serves the program's resources: the dynamic providers, or the native plugin (dist/pulumi-resource-svc). */
+export type ProviderKind = "dynamic" | "plugin";
+export const PROVIDER_KINDS: readonly ProviderKind[] = ["dynamic", "plugin"];
+export const pluginDir = join(repoRoot, "dist", "pulumi-resource-svc");
+
+export async function platformStack(options: TestStackOptions & { provider?: ProviderKind } = {}): Promise<PlatformStack> {
   const emulator = await startEmulator({ quiet: true, delivery: { maxAttempts: 3, initialDelayMs: 20 } } as Parameters<typeof startEmulator>[0]);
   const t = await newTestStack(platformProgram, { copyProgram: true, ...options });
+  if (options.provider === "plugin") {
+    // The plugin from the build, by path (the first of the engine's ways to find a plugin).
+    appendFileSync(join(t.workDir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: svc\n      path: ${pluginDir}\n`);
+    await t.stack.setConfig("providerKind", { value: "plugin" });
+  }
   await t.stack.setAllConfig({
     "svc:baseUrl": { value: emulator.baseUrl },
     "svc:partnerId": { value: String(emulator.partnerId) },

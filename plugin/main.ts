@@ -1,0 +1,24 @@
+/**
+ * Entry of `pulumi-resource-svc`: the engine starts it with its own address, reads the port printed on stdout, and
+ * talks gRPC to it for the whole operation. Started by the launcher beside it (bin/pulumi-resource-svc).
+ */
+import * as grpc from "@grpc/grpc-js";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { DEFINITIONS } from "../provider/definitions";
+import { SvcProviderServer } from "./server";
+import { PLUGIN_VERSION } from "./version";
+
+async function main(): Promise<void> {
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
+  server.addService(provrpc.ResourceProviderService, new SvcProviderServer(DEFINITIONS, PLUGIN_VERSION).service());
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+  );
+  // The engine reads the port from the first line of stdout.
+  process.stdout.write(`${port}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`pulumi-resource-svc: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

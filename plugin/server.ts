@@ -1,0 +1,289 @@
+/**
+ * The native plugin `pulumi-resource-svc`: Pulumi's provider protocol over gRPC, served the way Pulumi's own
+ * dynamic-provider host serves it (the generated stubs inside @pulumi/pulumi), on the same handlers the dynamic
+ * provider runs (provider/definitions/handlers.ts). One process serves a whole operation, so the runtime is
+ * loaded once, not once per `pulumi` command step.
+ *
+ * Beyond the dynamic host: CheckConfig and DiffConfig (an account change replaces), Configure with its arguments,
+ * a detailed diff, Read without properties (`pulumi import`), secrets in and out (acceptSecrets), and Cancel.
+ */
+import * as grpc from "@grpc/grpc-js";
+import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import * as anyproto from "google-protobuf/google/protobuf/any_pb";
+import { cancelOperations, configure } from "../provider/core/clients";
+import { ConnectionError, resolveConnection, SETTINGS } from "../provider/core/connection";
+import { PartialCreateError } from "../provider/core/errors";
+import { isUnknown } from "../provider/core/unknowns";
+import { fieldsOf, type ResourceDefinition } from "../provider/definitions/define";
+import { handlersFor, type ResourceHandlers } from "../provider/definitions/handlers";
+import { type Props, secretKeys, unwrapSecrets, wrapSecrets } from "./properties";
+import { packageSchema, typeToken } from "./schema";
+
+type Callback<T> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null, value?: T | null, metadata?: grpc.Metadata) => void;
+type Call<T> = { request: T };
+
+interface Resource {
+  definition: ResourceDefinition;
+  handlers: ResourceHandlers;
+  secrets: string[];
+  secretInputs: string[];
+}
+
+/** The account a provider reaches: a change of it replaces the provider and, with it, its resources. */
+const ACCOUNT_KEYS = ["baseUrl", "partnerId"] as const;
+
+export class SvcProviderServer {
+  private readonly resources = new Map<string, Resource>();
+  private readonly schemaText: string;
+
+  constructor(
+    definitions: readonly ResourceDefinition[],
+    private readonly version: string,
+  ) {
+    for (const definition of definitions) {
+      const fields = fieldsOf(definition);
+      // Deletes of a replaced provider's resources go through the old provider process, which keeps the old account.
+      this.resources.set(typeToken(definition.type), {
+        definition,
+        handlers: handlersFor(definition, "replace"),
+        secrets: fields.secrets,
+        secretInputs: fields.secretInputs,
+      });
+    }
+    this.schemaText = JSON.stringify(packageSchema(definitions, version));
+  }
+
+  /** The service implementation for grpc-js: every method of the protocol, bound to this server. */
+  service(): grpc.UntypedServiceImplementation {
+    const unimplemented = (what: string) => (_call: unknown, callback: Callback<unknown>) =>
+      callback({ code: grpc.status.UNIMPLEMENTED, details: `${what} is not implemented by pulumi-resource-svc` });
+    return {
+      handshake: unimplemented("Handshake"),
+      parameterize: unimplemented("Parameterize"),
+      getSchema: this.getSchema.bind(this),
+      checkConfig: this.checkConfig.bind(this),
+      diffConfig: this.diffConfig.bind(this),
+      configure: this.configure.bind(this),
+      invoke: (call: Call<provproto.InvokeRequest>, callback: Callback<unknown>) =>
+        callback({ code: grpc.status.UNIMPLEMENTED, details: `unknown function ${call.request.getTok()}: the svc package has no functions` }),
+      call: unimplemented("Call"),
+      check: this.check.bind(this),
+      diff: this.diff.bind(this),
+      create: this.create.bind(this),
+      read: this.read.bind(this),
+      list: (call: { emit(event: string, error: unknown): void }) =>
+        call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented" }),
+      update: this.update.bind(this),
+      delete: this.delete.bind(this),
+      construct: unimplemented("Construct"),
+      cancel: this.cancel.bind(this),
+      getPluginInfo: this.getPluginInfo.bind(this),
+      attach: unimplemented("Attach"),
+      getMapping: unimplemented("GetMapping"),
+      getMappings: unimplemented("GetMappings"),
+    } as unknown as grpc.UntypedServiceImplementation;
+  }
+
+  getPluginInfo(_call: unknown, callback: Callback<plugproto.PluginInfo>): void {
+    callback(null, new plugproto.PluginInfo().setVersion(this.version));
+  }
+
+  getSchema(_call: unknown, callback: Callback<provproto.GetSchemaResponse>): void {
+    callback(null, new provproto.GetSchemaResponse().setSchema(this.schemaText));
+  }
+
+  /** The provider's settings are checked before any resource runs: `pulumi preview` reports missing credentials. */
+  checkConfig(call: Call<provproto.CheckRequest>, callback: Callback<provproto.CheckResponse>): void {
+    respond(callback, async () => {
+      const raw = call.request.getNews()?.toJavaScript() ?? {};
+      const news = unwrapSecrets(raw) as Props;
+      const failures: { property: string; reason: string }[] = [];
+      for (const key of Object.keys(news)) {
+        if (key === "version" || key.startsWith("__")) continue;
+        if (!(key in SETTINGS)) failures.push({ property: key, reason: `unknown setting "${key}"; expected one of: ${Object.keys(SETTINGS).join(", ")}` });
+      }
+      if (!Object.values(news).some(isUnknown)) {
+        try {
+          resolveConnection(undefined, lookupOf(news));
+        } catch (error) {
+          if (!(error instanceof ConnectionError)) throw error;
+          failures.push({ property: "", reason: error.message });
+        }
+      }
+      const response = new provproto.CheckResponse().setInputs(toStruct(wrapSecrets(raw, secretSettings())));
+      return response.setFailuresList(failures.map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)));
+    });
+  }
+
+  /** A change of account (base URL or partner id) replaces the provider; credentials alone update it in place. */
+  diffConfig(call: Call<provproto.DiffRequest>, callback: Callback<provproto.DiffResponse>): void {
+    respond(callback, async () => {
+      const olds = unwrapSecrets(call.request.getOldInputs()?.toJavaScript() ?? call.request.getOlds()?.toJavaScript() ?? {}) as Props;
+      const news = unwrapSecrets(call.request.getNews()?.toJavaScript() ?? {}) as Props;
+      const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((key) => key in SETTINGS);
+      const changed = keys.filter((key) => isUnknown(news[key]) || String(olds[key] ?? "") !== String(news[key] ?? ""));
+      const replaces = changed.filter((key) => (ACCOUNT_KEYS as readonly string[]).includes(key));
+      return diffResponse(changed, replaces, false);
+    });
+  }
+
+  configure(call: Call<provproto.ConfigureRequest>, callback: Callback<provproto.ConfigureResponse>): void {
+    respond(callback, async () => {
+      const args = unwrapSecrets(call.request.getArgs()?.toJavaScript() ?? {}) as Props;
+      // Without args (older engines), the variables map holds the stack config as "svc:config:<name>".
+      if (Object.keys(args).length === 0) {
+        for (const [key, value] of call.request.getVariablesMap().entries()) {
+          const name = key.replace(/^svc:config:/, "").replace(/^svc:/, "");
+          if (name in SETTINGS) args[name] = value;
+        }
+      }
+      configure({ get: (key) => lookupOf(args)(key) });
+      return new provproto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false).setAcceptresources(false).setAcceptoutputs(false);
+    });
+  }
+
+  check(call: Call<provproto.CheckRequest>, callback: Callback<provproto.CheckResponse>): void {
+    respond(callback, async () => {
+      const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
+      const rawNews = call.request.getNews()?.toJavaScript() ?? {};
+      const olds = unwrapSecrets(call.request.getOlds()?.toJavaScript() ?? {}) as Props;
+      const result = await resource.handlers.check(olds, unwrapSecrets(rawNews) as Props);
+      const inputs = wrapSecrets(result.inputs, [...resource.secretInputs, ...secretKeys(rawNews)]);
+      const response = new provproto.CheckResponse().setInputs(toStruct(inputs));
+      return response.setFailuresList(result.failures.map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)));
+    });
+  }
+
+  diff(call: Call<provproto.DiffRequest>, callback: Callback<provproto.DiffResponse>): void {
+    respond(callback, async () => {
+      const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
+      const olds = unwrapSecrets(call.request.getOlds()?.toJavaScript() ?? {}) as Props;
+      const news = unwrapSecrets(call.request.getNews()?.toJavaScript() ?? {}) as Props;
+      const outcome = await resource.handlers.diff(call.request.getId(), olds, news);
+      return diffResponse(outcome.changed ?? [], outcome.replaces, outcome.deleteBeforeReplace === true);
+    });
+  }
+
+  create(call: Call<provproto.CreateRequest>, callback: Callback<provproto.CreateResponse>): void {
+    respond(callback, async () => {
+      const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
+      const raw = call.request.getProperties()?.toJavaScript() ?? {};
+      try {
+        const { id, outs } = await resource.handlers.create(unwrapSecrets(raw) as Props);
+        return new provproto.CreateResponse().setId(id).setProperties(toStruct(wrapSecrets(outs, [...resource.secrets, ...secretKeys(raw)])));
+      } catch (error) {
+        throw error instanceof PartialCreateError ? partialFailure(error, wrapSecrets(error.properties, [...resource.secrets, ...secretKeys(raw)])) : error;
+      }
+    });
+  }
+
+  /** Refresh, and `pulumi import` (no properties: the definition reads the object and the inputs that reproduce it). */
+  read(call: Call<provproto.ReadRequest>, callback: Callback<provproto.ReadResponse>): void {
+    respond(callback, async () => {
+      const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
+      const raw = call.request.getProperties()?.toJavaScript() ?? {};
+      const result = await resource.handlers.read(call.request.getId(), unwrapSecrets(raw) as Props);
+      const response = new provproto.ReadResponse().setId(result.id);
+      if (!result.id || !result.props) return response;
+      const secrets = [...resource.secrets, ...secretKeys(raw)];
+      response.setProperties(toStruct(wrapSecrets(result.props, secrets)));
+      return response.setInputs(toStruct(wrapSecrets(result.inputs ?? {}, secrets)));
+    });
+  }
+
+  update(call: Call<provproto.UpdateRequest>, callback: Callback<provproto.UpdateResponse>): void {
+    respond(callback, async () => {
+      const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
+      const rawNews = call.request.getNews()?.toJavaScript() ?? {};
+      const olds = unwrapSecrets(call.request.getOlds()?.toJavaScript() ?? {}) as Props;
+      const { outs } = await resource.handlers.update(call.request.getId(), olds, unwrapSecrets(rawNews) as Props);
+      return new provproto.UpdateResponse().setProperties(toStruct(wrapSecrets(outs, [...resource.secrets, ...secretKeys(rawNews)])));
+    });
+  }
+
+  delete(call: Call<provproto.DeleteRequest>, callback: Callback<emptyproto.Empty>): void {
+    respond(callback, async () => {
+      const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
+      await resource.handlers.delete(call.request.getId(), unwrapSecrets(call.request.getProperties()?.toJavaScript() ?? {}) as Props);
+      return new emptyproto.Empty();
+    });
+  }
+
+  cancel(_call: unknown, callback: Callback<emptyproto.Empty>): void {
+    cancelOperations();
+    callback(null, new emptyproto.Empty());
+  }
+
+  private resourceOf(urn: string, type?: string): Resource {
+    // URN: urn:pulumi:<stack>::<project>::<parent types$>type::<name>
+    const token = type || (urn.split("::")[2] ?? "").split("$").pop() || "";
+    const resource = this.resources.get(token);
+    if (!resource) throw new Error(`unknown resource type ${token}; this plugin serves ${[...this.resources.keys()].join(", ")}`);
+    return resource;
+  }
+}
+
+/** The settings as the runtime's config lookup ("svc:<name>"); numbers and booleans as their text. */
+function lookupOf(settings: Props): (key: string) => string | undefined {
+  return (key) => {
+    const value = settings[key.replace(/^svc:/, "")];
+    return value === undefined || value === null || isUnknown(value) ? undefined : String(value);
+  };
+}
+
+function secretSettings(): string[] {
+  return Object.entries(SETTINGS)
+    .filter(([, setting]) => "secret" in setting && setting.secret)
+    .map(([key]) => key);
+}
+
+function toStruct(value: Props): structproto.Struct {
+  return structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(value)) as Record<string, structproto.JavaScriptValue>);
+}
+
+function diffResponse(changed: string[], replaces: string[], deleteBeforeReplace: boolean): provproto.DiffResponse {
+  const response = new provproto.DiffResponse()
+    .setChanges(changed.length > 0 ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE)
+    .setReplacesList(replaces)
+    .setDiffsList(changed)
+    .setDeletebeforereplace(deleteBeforeReplace)
+    .setHasdetaileddiff(true);
+  const detailed = response.getDetaileddiffMap();
+  for (const key of changed) {
+    const kind = replaces.includes(key) ? provproto.PropertyDiff.Kind.UPDATE_REPLACE : provproto.PropertyDiff.Kind.UPDATE;
+    detailed.set(key, new provproto.PropertyDiff().setKind(kind).setInputdiff(true));
+  }
+  return response;
+}
+
+/** A create that made an object and could not finish: the engine records it (id and properties) as a partial failure. */
+function partialFailure(error: PartialCreateError, properties: Props): grpc.ServiceError {
+  const detail = new provproto.ErrorResourceInitFailed().setId(error.id).setProperties(toStruct(properties)).setReasonsList(error.reasons);
+  const details = new anyproto.Any();
+  details.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+  const status = new statusproto.Status().setCode(grpc.status.UNKNOWN).setMessage(error.message).setDetailsList([details]);
+  const metadata = new grpc.Metadata();
+  metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  return Object.assign(new Error(error.message), { code: grpc.status.UNKNOWN, details: error.message, metadata }) as grpc.ServiceError;
+}
+
+/** Runs a handler and answers; errors go back with their (already redacted) message, never with inputs. */
+function respond<T>(callback: Callback<T>, run: () => Promise<T>): void {
+  run().then(
+    (value) => callback(null, value),
+    (error: unknown) => {
+      if (isServiceError(error)) return callback(error, null, error.metadata);
+      const message = error instanceof Error ? error.message : String(error);
+      callback({ code: grpc.status.UNKNOWN, details: message, message } as Partial<grpc.StatusObject>);
+    },
+  );
+}
+
+function isServiceError(error: unknown): error is grpc.ServiceError {
+  return error instanceof Error && "metadata" in error && (error as grpc.ServiceError).metadata instanceof grpc.Metadata;
+}
