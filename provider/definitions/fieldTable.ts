@@ -3,6 +3,7 @@
  * module. Programs construct resources from it without loading zod, the sdk or the runtime (the definitions'
  * modules), which would cost every `pulumi up` of a program (docs/bench.md). Rendered by `npm run generate`.
  */
+import { SETTINGS } from "../core/connection";
 import { fieldsOf, type ResourceDefinition } from "./define";
 
 export interface ResourceFields {
@@ -27,5 +28,8 @@ export function fieldTableModule(definitions: readonly ResourceDefinition[]): st
 export const FIELD_TABLE = ${table} as const;
 
 export type ResourceType = keyof typeof FIELD_TABLE;
+
+/** The provider settings that are secrets (an explicit provider wraps them). */
+export const PROVIDER_SECRET_SETTINGS = ${JSON.stringify(Object.keys(SETTINGS).filter((key) => "secret" in SETTINGS[key as keyof typeof SETTINGS]))} as const;
 `;
 }

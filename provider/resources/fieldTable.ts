@@ -62,3 +62,6 @@ export const FIELD_TABLE = {
 } as const;
 
 export type ResourceType = keyof typeof FIELD_TABLE;
+
+/** The provider settings that are secrets (an explicit provider wraps them). */
+export const PROVIDER_SECRET_SETTINGS = ["adminSecret","appToken","ks"] as const;
