@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FaultConfig, FaultKind } from "../../emulator/middleware/faults";
 import { serverAndState } from "./faultChecks";
-import { platformStack, type PlatformStack, type Scenario } from "./platformStack";
+import { platformStack, type PlatformStack, type ProviderKind, type Scenario } from "./platformStack";
 
 export interface FaultGroup {
   name: string;
@@ -67,14 +67,14 @@ function scenario(group: string, version: number, rotate: string, event: string)
   };
 }
 
-export function faultMatrix(group: FaultGroup, seedBase: number): void {
-  describe(`fault matrix: ${group.name} (${group.kinds.join(", ")})`, () => {
+export function faultMatrix(group: FaultGroup, seedBase: number, provider: ProviderKind = "dynamic"): void {
+  describe(`fault matrix (${provider} provider): ${group.name} (${group.kinds.join(", ")})`, () => {
     let p: PlatformStack;
     const report: Record<string, unknown> = {};
     let operation = 0;
 
     beforeAll(async () => {
-      p = await platformStack({ stackName: `faults-${group.kinds[0]}` });
+      p = await platformStack({ stackName: `faults-${group.kinds[0]}`, provider });
       for (const [key, value] of Object.entries(group.config ?? {})) await p.stack.setConfig(key, { value });
     }, 120_000);
     afterAll(async () => {
