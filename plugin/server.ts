@@ -127,7 +127,10 @@ export class SvcProviderServer {
       const news = unwrapSecrets(call.request.getNews()?.toJavaScript() ?? {}) as Props;
       const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((key) => key in SETTINGS);
       const changed = keys.filter((key) => isUnknown(news[key]) || String(olds[key] ?? "") !== String(news[key] ?? ""));
-      const replaces = changed.filter((key) => (ACCOUNT_KEYS as readonly string[]).includes(key));
+      // Only an account the old config named can have moved: old inputs without one (the environment gave it, or the
+      // old provider was the dynamic providers' host, as in a move to the plugin) leave it to each resource's diff,
+      // which compares the partner in its state with the one the new config reaches.
+      const replaces = changed.filter((key) => (ACCOUNT_KEYS as readonly string[]).includes(key) && String(olds[key] ?? "") !== "");
       return diffResponse(changed, replaces, false);
     });
   }

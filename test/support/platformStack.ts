@@ -34,6 +34,8 @@ export interface PlatformStack extends TestStack {
   /** Calls per `service.action` since the last reset. */
   stats(): Promise<Record<string, number>>;
   resetStats(): Promise<void>;
+  /** From now on the program's resources are served by the native plugin (the Pulumi.yaml names its folder). */
+  usePlugin(): Promise<void>;
   control(path: string, body?: unknown): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -46,11 +48,12 @@ export const pluginDir = join(repoRoot, "dist", "pulumi-resource-svc");
 export async function platformStack(options: TestStackOptions & { provider?: ProviderKind } = {}): Promise<PlatformStack> {
   const emulator = await startEmulator({ quiet: true, delivery: { maxAttempts: 3, initialDelayMs: 20 } } as Parameters<typeof startEmulator>[0]);
   const t = await newTestStack(platformProgram, { copyProgram: true, ...options });
-  if (options.provider === "plugin") {
+  const usePlugin = async () => {
     // The plugin from the build, by path (the first of the engine's ways to find a plugin).
     appendFileSync(join(t.workDir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: svc\n      path: ${pluginDir}\n`);
     await t.stack.setConfig("providerKind", { value: "plugin" });
-  }
+  };
+  if (options.provider === "plugin") await usePlugin();
   await t.stack.setAllConfig({
     "svc:baseUrl": { value: emulator.baseUrl },
     "svc:partnerId": { value: String(emulator.partnerId) },
@@ -80,6 +83,7 @@ export async function platformStack(options: TestStackOptions & { provider?: Pro
     async resetStats() {
       await control("/stats/reset", {});
     },
+    usePlugin,
     async close() {
       await t.cleanup();
       await client.close();
