@@ -30,8 +30,11 @@ export function accountChange(olds: Record<string, unknown>, news: Record<string
   const partnerMoved = oldPartner !== undefined && oldPartner !== target.partnerId;
   const urlMoved = oldUrl !== undefined && after !== undefined && oldUrl !== target.baseUrl;
   if (!partnerMoved && !urlMoved) return false;
-  // With an explicit connection in state, the old object stays reachable for its delete: replace.
-  if (before !== undefined || onStackMove === "replace") return true;
+  // When the old object is still reachable through its own connection (explicit in state, or the stack's config that
+  // has not moved), the replacement's delete finds it: replace.
+  const reachable = accountOf(before);
+  if (onStackMove === "replace" || (reachable !== undefined && reachable.partnerId === oldPartner && (oldUrl === undefined || reachable.baseUrl === oldUrl)))
+    return true;
   throw new ProviderError(
     `the account changed under this resource: it lives in partner ${oldPartner}, but the connection now reaches partner ${target.partnerId}. ` +
       "Updating it there would touch another account's object. Put the previous svc:partnerId (and its credentials) back, " +

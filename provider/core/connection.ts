@@ -66,6 +66,8 @@ export const SETTINGS = {
   },
 } as const satisfies Record<string, { config: string; env: string; type: "string" | "integer"; secret?: boolean; description: string }>;
 
+const CREDENTIALS: readonly string[] = ["adminSecret", "appTokenId", "appToken", "appTokenHashType", "ks"];
+
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Small on purpose: 500 resources must not hit the platform at once; the engine's own parallelism is often larger. */
 export const DEFAULT_MAX_CONCURRENCY = 8;
@@ -75,10 +77,13 @@ export class ConnectionError extends Error {
 }
 
 export function resolveConnection(explicit: ConnectionInput | undefined, config: ConfigLookup, env: NodeJS.ProcessEnv = process.env): ResolvedConnection {
+  const explicitCredentials = CREDENTIALS.some((key) => explicit?.[key as keyof ConnectionInput]);
   const pick = <K extends keyof typeof SETTINGS>(key: K): string | undefined => {
     // maxConcurrency is per provider process, so it comes from stack config or the environment only.
     const given = key === "maxConcurrency" ? undefined : explicit?.[key as Exclude<K, "maxConcurrency">];
     if (given !== undefined && given !== null && given !== "") return String(given);
+    // Credentials never mix: an explicit connection that brings one takes none from the stack's (another account's).
+    if (explicitCredentials && CREDENTIALS.includes(key)) return undefined;
     const fromConfig = config(SETTINGS[key].config);
     if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
     const fromEnv = env[SETTINGS[key].env];

@@ -18,6 +18,14 @@ describe("resolveConnection", () => {
     });
   });
 
+  it("an explicit connection with credentials takes none from the stack's config (another account's)", () => {
+    const stack = config({ "svc:baseUrl": "https://a.example/api_v3", "svc:partnerId": "12", "svc:appTokenId": "0_stack", "svc:appToken": "stack-token" });
+    const resolved = resolveConnection({ partnerId: 34, adminSecret: "second-account" }, stack, {});
+    expect(resolved).toMatchObject({ baseUrl: "https://a.example/api_v3", partnerId: 34, auth: { adminSecret: "second-account" } });
+    // Without credentials of its own, it uses the stack's.
+    expect(resolveConnection({ requestTimeoutMs: 5 }, stack, {}).auth).toMatchObject({ appTokenId: "0_stack" });
+  });
+
   it("svc:maxConcurrency sets the requests in flight (default 8); a bad value is refused naming the setting", () => {
     const base = { "svc:baseUrl": "https://a.example/api_v3", "svc:partnerId": "12", "svc:adminSecret": "s" };
     expect(resolveConnection(undefined, config({ ...base, "svc:maxConcurrency": "3" }), {}).maxConcurrency).toBe(3);
