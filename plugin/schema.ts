@@ -81,12 +81,13 @@ function resourceSpec(definition: ResourceDefinition) {
     ...fields.inputKeys.filter((key) => !optional(definition.inputs[key]!.schema) || hasDefault(definition.inputs[key]!.schema)),
     ...fields.outputKeys.filter((key) => !definition.outputs[key]!.optional),
   ];
+  const requiredInputs = fields.inputKeys.filter((key) => !optional(definition.inputs[key]!.schema)).sort();
   return {
     description: `${definition.description}\n\n## Example Usage\n\n\`\`\`typescript\n${definition.example}\n\`\`\`\n\n## Import\n\n\`\`\`sh\n$ pulumi import ${typeToken(definition.type)} my-${definition.kind} <id>\n\`\`\`\n\nwhere \`<id>\` is ${definition.idDescription}.`,
     properties,
     required: always.sort(),
     inputProperties,
-    requiredInputs: fields.inputKeys.filter((key) => !optional(definition.inputs[key]!.schema)).sort(),
+    ...(requiredInputs.length > 0 ? { requiredInputs } : {}),
   };
 }
 
