@@ -5,7 +5,7 @@
  * loads bench/probe/processProbe.js, which records the peak memory and CPU of the language host and the dynamic
  * provider host in the stack's probe dir.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
@@ -41,6 +41,8 @@ export interface BenchStackOptions {
   env?: Record<string, string>;
   /** Profile the language host's and the provider host's CPU (inspector), written to probeDir. */
   cpuProfile?: boolean;
+  /** A plugin folder to name in the program's Pulumi.yaml (`plugins: providers: - name: svc, path`). */
+  pluginDir?: string;
 }
 
 /** A fresh stack of bench/fixtures/<program>, copied into a temp dir, on its own temp file backend. */
@@ -53,6 +55,7 @@ export async function benchStack(program: string, options: BenchStackOptions = {
   for (const dir of [home, backendDir, probeDir]) mkdirSync(dir, { recursive: true });
   cpSync(join(fixturesDir, program), workDir, { recursive: true });
   symlinkSync(join(repoRoot, "node_modules"), join(workDir, "node_modules"), "dir");
+  if (options.pluginDir) appendFileSync(join(workDir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: svc\n      path: ${options.pluginDir}\n`);
   const envVars = {
     ...engineEnv({ home, backendUrl: `file://${backendDir}`, passphrase: "bench-passphrase" }),
     NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require ${probeScript}`].filter(Boolean).join(" "),

@@ -157,11 +157,27 @@ function render(report: BenchReport): string {
 
 function renderProvider(r: ProviderBenchResult): string {
   const lines = [
-    `  AppTokens vs no-op dynamic resources (the engine's floor), same run, engine ${r.engine}, ${r.cpus} CPUs; medians of each size's rounds`,
+    `  AppTokens on the dynamic provider and on the native plugin vs no-op dynamic resources (the engine's floor), same run, engine ${r.engine}, ${r.cpus} CPUs; medians of each size's rounds`,
     "  Scale curve: ratio = AppTokens ms / no-op ms (wall); ms/res = AppTokens ms / N; +ms/res = (AppTokens ms - no-op ms) / N;",
     "  CPU ratio = CPU of all the AppTokens operation's processes / the same of the no-op operation (steadier than wall time on a shared machine)",
     table(
-      ["N", "operation", "rounds", "no-op ms", "AppTokens ms", "ratio", "ms/res", "+ms/res", "CPU ratio", "session.start", "API calls"],
+      [
+        "N",
+        "operation",
+        "rounds",
+        "no-op ms",
+        "AppTokens ms",
+        "ratio",
+        "ms/res",
+        "+ms/res",
+        "CPU ratio",
+        "session.start",
+        "API calls",
+        "plugin ms",
+        "plugin ratio",
+        "plugin CPU ratio",
+        "plugin/dynamic",
+      ],
       r.curve.flatMap((p) =>
         OPERATIONS.map((op) => {
           const f = p.operations[op];
@@ -177,28 +193,34 @@ function renderProvider(r: ProviderBenchResult): string {
             fmt(f.cpuRatio, 2),
             fmt(f.sessionStart),
             fmt(f.apiCalls),
+            fmt(f.pluginMs),
+            fmt(f.pluginRatio, 2),
+            fmt(f.pluginCpuRatio, 2),
+            fmt(f.pluginToDynamic, 2),
           ];
         }),
       ),
     ),
     "  Per size: checkpoint bytes per resource (the file the engine rewrites on every step, after up minus after destroy, / N), peak memory of the dynamic provider process",
     table(
-      ["N", "state B/res no-op", "state B/res AppTokens", "provider MiB no-op", "provider MiB AppTokens"],
+      ["N", "state B/res no-op", "state B/res AppTokens", "state B/res plugin", "provider MiB no-op", "provider MiB AppTokens", "plugin MiB"],
       r.curve.map((p) => [
         String(p.resources),
         fmt(p.stateBytesPerResource.noop),
         fmt(p.stateBytesPerResource.appTokens),
+        fmt(p.stateBytesPerResource.plugin),
         fmt(p.providerPeakMiB.noop, 1),
         fmt(p.providerPeakMiB.appTokens, 1),
+        fmt(p.providerPeakMiB.plugin, 1),
       ]),
     ),
-    "  Where the CPU goes (s of CPU, no-op / AppTokens): program = language host, provider = dynamic provider host, rest = engine CLI and the others",
+    "  Where the CPU goes (s of CPU, no-op / AppTokens / plugin): program = language host, provider = the provider process, rest = engine CLI and the others",
     table(
       ["N", "operation", "program", "provider", "rest"],
       r.curve.flatMap((p) =>
         OPERATIONS.map((op) => {
           const c = p.operations[op].cpu;
-          const pair = (k: keyof CpuFigures) => `${fmt(c.noop[k], 2)} / ${fmt(c.appTokens[k], 2)}`;
+          const pair = (k: keyof CpuFigures) => `${fmt(c.noop[k], 2)} / ${fmt(c.appTokens[k], 2)} / ${fmt(c.plugin[k], 2)}`;
           return [String(p.resources), op, pair("program"), pair("provider"), pair("rest")];
         }),
       ),

@@ -19,14 +19,16 @@
  */
 import { cpus } from "node:os";
 import { readFileSync } from "node:fs";
-import { benchStack, type BenchStack } from "./engine";
+import { join } from "node:path";
+import { benchStack, repoRoot, type BenchStack } from "./engine";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
 import * as connectionSettings from "../provider/core/connection";
 import { median } from "./report";
 
 export const OPERATIONS = ["up", "preview", "refresh", "destroy"] as const;
 export type Operation = (typeof OPERATIONS)[number];
-export const PROGRAMS = ["noop", "appTokens"] as const;
+/** The floor (no-op dynamic resources), AppTokens on the dynamic provider, AppTokens on the native plugin. */
+export const PROGRAMS = ["noop", "appTokens", "plugin"] as const;
 export type Program = (typeof PROGRAMS)[number];
 export const DEFAULT_SIZES = [10, 50, 200, 500];
 
@@ -75,6 +77,13 @@ export interface OperationFigures {
    * other work the wall times swing with the load, the CPU an operation needs much less.
    */
   cpuRatio: number;
+  /** The same AppTokens on the native plugin: median wall time, its ratio to the floor, its CPU ratio to the floor's. */
+  pluginMs: number;
+  pluginRatio: number;
+  pluginCpuRatio: number;
+  /** pluginMs / appTokensMs: the plugin against the dynamic provider, same run. */
+  pluginToDynamic: number;
+  pluginApiCalls: number;
   /** Median calls the provider made during the AppTokens operation. */
   sessionStart: number;
   appTokenStartSession: number;
@@ -146,11 +155,14 @@ export async function benchProvider(options: ProviderBenchOptions = {}): Promise
   try {
     stacks.noop = await benchStack("noop", { env: options.engineEnv });
     stacks.appTokens = await benchStack("appTokens", { env: options.engineEnv });
-    await stacks.appTokens.stack.setAllConfig({
-      "svc:baseUrl": { value: emulator.target.baseUrl },
-      "svc:partnerId": { value: String(emulator.target.partnerId) },
-      "svc:adminSecret": { value: emulator.target.adminSecret, secret: true },
-    });
+    stacks.plugin = await benchStack("appTokensPlugin", { env: options.engineEnv, pluginDir: join(repoRoot, "dist", "pulumi-resource-svc") });
+    for (const subject of [stacks.appTokens, stacks.plugin]) {
+      await subject.stack.setAllConfig({
+        "svc:baseUrl": { value: emulator.target.baseUrl },
+        "svc:partnerId": { value: String(emulator.target.partnerId) },
+        "svc:adminSecret": { value: emulator.target.adminSecret, secret: true },
+      });
+    }
     const engine = (await stacks.noop.stack.workspace.pulumiVersion) ?? "unknown";
     const both = stacks as Record<Program, BenchStack>;
 
@@ -181,9 +193,9 @@ async function scalePoint(
   { opTimeout, log, deadline }: { opTimeout: number; log: (line: string) => void; deadline: number },
 ): Promise<ScalePoint> {
   for (const program of PROGRAMS) await stacks[program].stack.setConfig("count", { value: String(resources) });
-  const runs: Record<Program, Record<Operation, Sample[]>> = { noop: emptyOps(), appTokens: emptyOps() };
-  const stateBytes: Record<Program, number[]> = { noop: [], appTokens: [] };
-  const emptyStateBytes: Record<Program, number[]> = { noop: [], appTokens: [] };
+  const runs: Record<Program, Record<Operation, Sample[]>> = { noop: emptyOps(), appTokens: emptyOps(), plugin: emptyOps() };
+  const stateBytes: Record<Program, number[]> = { noop: [], appTokens: [], plugin: [] };
+  const emptyStateBytes: Record<Program, number[]> = { noop: [], appTokens: [], plugin: [] };
   let done = 0;
   for (let round = 0; round < rounds; round++) {
     if (round > 0 && performance.now() > deadline) {
@@ -191,9 +203,11 @@ async function scalePoint(
       break;
     }
     for (const op of OPERATIONS) {
-      const order: Program[] = (round + OPERATIONS.indexOf(op)) % 2 === 0 ? ["noop", "appTokens"] : ["appTokens", "noop"];
+      // Which program goes first turns with each operation and round, so drift hits all three alike.
+      const turn = (round + OPERATIONS.indexOf(op)) % PROGRAMS.length;
+      const order: Program[] = [...PROGRAMS.slice(turn), ...PROGRAMS.slice(0, turn)];
       for (const program of order) {
-        const sample = await measured(stacks[program], emulator, op, resources, opTimeout, program === "appTokens");
+        const sample = await measured(stacks[program], emulator, op, resources, opTimeout, program !== "noop");
         runs[program][op].push(sample);
         if (op === "up") stateBytes[program].push(stacks[program].checkpointBytes());
         if (op === "destroy") emptyStateBytes[program].push(stacks[program].checkpointBytes());
@@ -202,7 +216,7 @@ async function scalePoint(
     }
     done++;
   }
-  const operations = Object.fromEntries(OPERATIONS.map((op) => [op, figures(runs.noop[op], runs.appTokens[op], resources)])) as Record<
+  const operations = Object.fromEntries(OPERATIONS.map((op) => [op, figures(runs.noop[op], runs.appTokens[op], runs.plugin[op], resources)])) as Record<
     Operation,
     OperationFigures
   >;
@@ -211,12 +225,11 @@ async function scalePoint(
     resources,
     rounds: done,
     operations,
-    stateBytesPerResource: {
-      noop: Math.round((median(stateBytes.noop) - median(emptyStateBytes.noop)) / resources),
-      appTokens: Math.round((median(stateBytes.appTokens) - median(emptyStateBytes.appTokens)) / resources),
-    },
-    providerPeakMiB: { noop: peak("noop"), appTokens: peak("appTokens") },
-    samples: { noop: msOf(runs.noop), appTokens: msOf(runs.appTokens) },
+    stateBytesPerResource: Object.fromEntries(
+      PROGRAMS.map((program) => [program, Math.round((median(stateBytes[program]) - median(emptyStateBytes[program])) / resources)]),
+    ) as Record<Program, number>,
+    providerPeakMiB: { noop: peak("noop"), appTokens: peak("appTokens"), plugin: peak("plugin") },
+    samples: { noop: msOf(runs.noop), appTokens: msOf(runs.appTokens), plugin: msOf(runs.plugin) },
   };
 }
 
@@ -227,7 +240,7 @@ async function latencyRun(
   opTimeout: number,
   log: (line: string) => void,
 ): Promise<LatencyCase> {
-  for (const program of PROGRAMS) await stacks[program].stack.setConfig("count", { value: String(resources) });
+  for (const program of ["noop", "appTokens"] as const) await stacks[program].stack.setConfig("count", { value: String(resources) });
   const floor = await measured(stacks.noop, emulator, "up", resources, opTimeout, false);
   log(`latency case: up noop (${resources}) ${Math.round(floor.ms)} ms`);
   await emulator.setLatency(latencyMs);
@@ -239,7 +252,7 @@ async function latencyRun(
     await emulator.setLatency(0);
   }
   // Both stacks are emptied again, outside the timing.
-  for (const program of PROGRAMS) await measured(stacks[program], emulator, "destroy", resources, opTimeout, false);
+  for (const program of ["noop", "appTokens"] as const) await measured(stacks[program], emulator, "destroy", resources, opTimeout, false);
   const parallelism = engineParallelism();
   const maxConcurrency = (connectionSettings as { DEFAULT_MAX_CONCURRENCY?: number }).DEFAULT_MAX_CONCURRENCY ?? null;
   const inFlight = Math.min(parallelism, maxConcurrency ?? Infinity);
@@ -333,9 +346,10 @@ async function runOperation({ stack }: BenchStack, op: Operation, resources: num
   return ms;
 }
 
-function figures(noop: Sample[], appTokens: Sample[], resources: number): OperationFigures {
+function figures(noop: Sample[], appTokens: Sample[], plugin: Sample[], resources: number): OperationFigures {
   const noopMs = Math.round(median(noop.map((s) => s.ms)));
   const appTokensMs = Math.round(median(appTokens.map((s) => s.ms)));
+  const pluginMs = Math.round(median(plugin.map((s) => s.ms)));
   const calls = appTokens.map((s) => s.calls ?? {});
   const keys = [...new Set(calls.flatMap((c) => Object.keys(c)))].sort();
   const perKey = Object.fromEntries(keys.map((k) => [k, median(calls.map((c) => c[k] ?? 0))]));
@@ -351,8 +365,13 @@ function figures(noop: Sample[], appTokens: Sample[], resources: number): Operat
     extraMsPerResource: round2((appTokensMs - noopMs) / resources),
     appTokensMsPerResource: round2(appTokensMs / resources),
     noopMsPerResource: round2(noopMs / resources),
-    cpu: { noop: cpu(noop), appTokens: cpu(appTokens) },
+    cpu: { noop: cpu(noop), appTokens: cpu(appTokens), plugin: cpu(plugin) },
     cpuRatio: round2(median(appTokens.map(totalCpu)) / median(noop.map(totalCpu))),
+    pluginMs,
+    pluginRatio: round2(pluginMs / noopMs),
+    pluginCpuRatio: round2(median(plugin.map(totalCpu)) / median(noop.map(totalCpu))),
+    pluginToDynamic: round2(pluginMs / appTokensMs),
+    pluginApiCalls: median(plugin.map((s) => Object.values(s.calls ?? {}).reduce((a, b) => a + b, 0))),
     sessionStart: perKey["session.start"] ?? 0,
     appTokenStartSession: perKey["appToken.startSession"] ?? 0,
     apiCalls: median(calls.map((c) => Object.values(c).reduce((a, b) => a + b, 0))),

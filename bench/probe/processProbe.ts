@@ -13,7 +13,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const dir = process.env.PULUMI_SVC_PROBE_DIR;
-const role = process.argv.some((arg) => /[\\/]cmd[\\/]dynamic-provider/.test(arg))
+// The native plugin (pulumi-resource-svc.js) is the provider too.
+const role = process.argv.some((arg) => /[\\/]cmd[\\/]dynamic-provider|pulumi-resource-svc\.js$/.test(arg))
   ? "provider"
   : process.argv.some((arg) => /[\\/]cmd[\\/]run([\\/]|$)/.test(arg))
     ? "program"
