@@ -2,6 +2,7 @@
  * Entry of `pulumi-resource-svc`: the engine starts it with its own address, reads the port printed on stdout, and
  * talks gRPC to it for the whole operation. Started by the launcher beside it (bin/pulumi-resource-svc).
  */
+import * as nodeModule from "node:module";
 import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { DEFINITIONS } from "../provider/definitions";
@@ -16,6 +17,8 @@ async function main(): Promise<void> {
   );
   // The engine reads the port from the first line of stdout.
   process.stdout.write(`${port}\n`);
+  // The engine ends the plugin with a signal, before Node's own write of the compile cache at exit: write it now.
+  (nodeModule as { flushCompileCache?: () => void }).flushCompileCache?.();
 }
 
 main().catch((error: unknown) => {
