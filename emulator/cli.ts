@@ -165,7 +165,7 @@ program
   .action(async (event: string, o) => {
     const body = { event, ...(o.object ? { object: JSON.parse(o.object) } : {}), ...(o.partnerId !== undefined ? { partnerId: o.partnerId } : {}) };
     const result = (await controlCall(`${controlUrlOf(o)}/trigger`, "POST", body)) as { deliveryIds: number[]; emailIds?: number[] };
-    console.log(`${event}: ${result.deliveryIds.length} delivery job(s) and ${result.emailIds?.length ?? 0} email(s) queued ${JSON.stringify(result)}`);
+    console.log(`${event}: ${result.deliveryIds.length} delivery job(s) queued, ${result.emailIds?.length ?? 0} email(s) queued ${JSON.stringify(result)}`);
   });
 
 program
