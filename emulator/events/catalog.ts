@@ -63,25 +63,50 @@ function system(id: string, systemName: string, name: string, event: EventKey, k
     return { ...base, type: TemplateType.HTTP, objectType: OBJECT_TYPES.httpTemplate, method: HttpMethod.POST, secureHashingAlgo: SecureHashingAlgo.SHA256 };
   }
   // An email system template has everything but recipients: a clone names who is told (`to` is required there).
-  const isEntry = e.objectType === "SvcMediaEntry";
   return {
     ...base,
     type: TemplateType.EMAIL,
     objectType: OBJECT_TYPES.emailTemplate,
     format: EmailFormat.TEXT,
-    subject: isEntry ? `${e.description}: {entry_name}` : e.description,
-    body: isEntry ? `${e.description}.\n\nEntry: {entry_name} ({entry_id})\nPartner: {partner_id}\n` : `${e.description}.\n\nObject: {object_id}\n`,
     fromEmail: SYSTEM_FROM.email,
     fromName: SYSTEM_FROM.name,
     priority: EmailPriority.NORMAL,
-    contentParameters: isEntry
-      ? [
+    ...systemEmailContent(e.description, e.objectType),
+  };
+}
+
+/** Subject, body and content parameters of a system email template, by the kind of object its event carries. */
+function systemEmailContent(what: string, objectType: string): Pick<TemplateRecord, "subject" | "body" | "contentParameters"> {
+  switch (objectType) {
+    case "SvcMediaEntry":
+      return {
+        subject: `${what}: {entry_name}`,
+        body: `${what}.\n\nEntry: {entry_name} ({entry_id})\nAccount: {partner_id}\n`,
+        contentParameters: [
           { key: "entry_id", description: "Entry id", value: "{entry.id}" },
           { key: "entry_name", description: "Entry name", value: "{entry.name}" },
           { key: "partner_id", description: "Account id", value: "{entry.partnerId}" },
-        ]
-      : [{ key: "object_id", description: "Id of the event's object", value: "{object.id}" }],
-  };
+        ],
+      };
+    case "SvcCategoryUser":
+      return {
+        subject: `${what}: {user_id}`,
+        body: `${what}.\n\nUser: {user_id}\nCategory: {category_id}\n`,
+        contentParameters: [
+          { key: "user_id", description: "User id", value: "{object.userId}" },
+          { key: "category_id", description: "Category id", value: "{object.categoryId}" },
+        ],
+      };
+    default:
+      return {
+        subject: `${what}: {object_id}`,
+        body: `${what}.\n\nObject: {object_id}\nEntry: {entry_id}\n`,
+        contentParameters: [
+          { key: "object_id", description: "Id of the event's object", value: "{object.id}" },
+          { key: "entry_id", description: "Entry the object belongs to", value: "{object.entryId}{object.objectId}" },
+        ],
+      };
+  }
 }
 
 export const SYSTEM_TEMPLATES: readonly TemplateRecord[] = [
@@ -96,6 +121,9 @@ export const SYSTEM_TEMPLATES: readonly TemplateRecord[] = [
   system("202", "EMAIL_ENTRY_READY", "Entry Ready (Email)", "entry.ready", "email"),
   system("203", "EMAIL_ENTRY_DELETED", "Entry Deleted (Email)", "entry.deleted", "email"),
   system("204", "EMAIL_USER_ADDED_TO_CATEGORY", "User Added To Category (Email)", "category.user_added", "email"),
+  system("205", "EMAIL_ENTRY_TRANSCODING_COMPLETE", "Transcoding Complete (Email)", "entry.transcoding_complete", "email"),
+  system("206", "EMAIL_ENTRY_UPDATED", "Entry Updated (Email)", "entry.updated", "email"),
+  system("207", "EMAIL_METADATA_CHANGED", "Metadata Changed (Email)", "metadata.changed", "email"),
 ].map((t) => TemplateRecord.parse(t));
 
 /** Sample objects for `trigger` when the caller gives none. */

@@ -21,7 +21,7 @@ export const editors = {
   body: "Entry {entry_name} ({entry_id}) is ready. {unknown_key} stays.",
   fromEmail: "platform@example.com",
   fromName: "Video platform",
-  to: { objectType: "SvcEmailNotificationStaticRecipientProvider", emailRecipients: [{ email: "editors@example.com", name: "Editors" }] },
+  to: { objectType: "SvcEmailNotificationStaticRecipientProvider" as const, emailRecipients: [{ email: "editors@example.com", name: "Editors" }] },
   bcc: { emailRecipients: [{ email: "audit@example.com" }] },
   priority: 1,
   contentParameters: [

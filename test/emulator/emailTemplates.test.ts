@@ -1,5 +1,7 @@
 /** Email notification templates in the emulator: catalog, clone/update/updateStatus/delete/list rules and errors. */
 import { describe, expect, it } from "vitest";
+import { sampleObject, SYSTEM_TEMPLATES } from "../../emulator/events/catalog";
+import { renderEmail } from "../../emulator/events/emailRender";
 import { editors, emailFields } from "./emailHelpers";
 import { freshEmulator, PARTNER_ID, type Params } from "./helpers";
 
@@ -21,6 +23,9 @@ describe("email notification templates", () => {
       "EMAIL_ENTRY_READY",
       "EMAIL_ENTRY_DELETED",
       "EMAIL_USER_ADDED_TO_CATEGORY",
+      "EMAIL_ENTRY_TRANSCODING_COMPLETE",
+      "EMAIL_ENTRY_UPDATED",
+      "EMAIL_METADATA_CHANGED",
     ]);
     const ready = list.objects[1];
     expect(ready).toMatchObject({
@@ -155,5 +160,17 @@ describe("email notification templates", () => {
     const otherKs = await t.emu.call("session", "start", { secret: other.adminSecret, partnerId: other.id, type: 2, privileges: "disableentitlement" });
     expect(await t.emu.call(SVC, "get", { ks: otherKs, id: kept.id })).toMatchObject({ code: "EVENT_NOTIFICATION_TEMPLATE_NOT_FOUND" });
     expect((await t.emu.call(SVC, "list", { ks: otherKs, "filter[typeEqual]": "emailNotification.Email" })).totalCount).toBe(0);
+  });
+
+  it("every system email template renders its sample event with no placeholder left", () => {
+    for (const system of SYSTEM_TEMPLATES.filter((x) => x.type === "emailNotification.Email")) {
+      const mail = renderEmail({ ...system, to: editors.to }, system.event, sampleObject(system.event, PARTNER_ID, 1_700_000_000));
+      expect(`${mail.subject}\n${mail.body}`, system.systemName).not.toMatch(/\{[A-Za-z_.]+\}/);
+      expect(
+        Object.values(mail.parameters).every((v) => v !== ""),
+        system.systemName,
+      ).toBe(true);
+      expect(mail.to).toEqual(editors.to.emailRecipients);
+    }
   });
 });
