@@ -159,10 +159,34 @@ export const EmailTemplateRecord = z.object({
 });
 export type EmailTemplateRecord = z.output<typeof EmailTemplateRecord>;
 
+/**
+ * The email fields as the sdk reads them: the same fields (the key set is checked against emailFieldsShape), typed
+ * but without the emulator's input rules (address form, lengths, enum membership), so an answer of the real service
+ * that differs in those is still read. Recipients and content parameters keep unknown keys.
+ */
+const recipientsRead = z.looseObject({
+  objectType: z.string().optional(),
+  emailRecipients: z.array(z.looseObject({ email: z.string(), name: z.string().optional() })).optional(),
+});
+const emailFieldsRead = {
+  format: z.number().int(),
+  subject: z.string(),
+  body: z.string(),
+  fromEmail: z.string(),
+  fromName: z.string().optional(),
+  to: recipientsRead.optional(),
+  cc: recipientsRead.optional(),
+  bcc: recipientsRead.optional(),
+  replyTo: recipientsRead.optional(),
+  priority: z.number().int(),
+  contentParameters: z.array(z.looseObject({ key: z.string(), description: z.string().optional(), value: z.string() })).optional(),
+} satisfies Record<keyof typeof emailFieldsShape, z.ZodType>;
+
 /** An email template as the sdk reads it (loose: the real service adds fields over time). */
 export const EmailNotificationTemplate = z.looseObject({
-  ...EmailTemplateRecord.shape,
-  eventType: z.string().optional(),
-  eventObjectType: z.string().optional(),
+  ...templateBaseShape,
+  type: z.literal(TemplateType.EMAIL),
+  objectType: z.literal(OBJECT_TYPES.emailTemplate),
+  ...emailFieldsRead,
 });
 export type EmailNotificationTemplate = z.output<typeof EmailNotificationTemplate>;
