@@ -159,7 +159,15 @@ describe("email notification templates", () => {
     const other = t.emu.ctx.createPartner("other-partner-secret-01");
     const otherKs = await t.emu.call("session", "start", { secret: other.adminSecret, partnerId: other.id, type: 2, privileges: "disableentitlement" });
     expect(await t.emu.call(SVC, "get", { ks: otherKs, id: kept.id })).toMatchObject({ code: "EVENT_NOTIFICATION_TEMPLATE_NOT_FOUND" });
-    expect((await t.emu.call(SVC, "list", { ks: otherKs, "filter[typeEqual]": "emailNotification.Email" })).totalCount).toBe(0);
+    expect(
+      (
+        await t.emu.call(SVC, "list", {
+          ks: otherKs,
+          "filter[objectType]": "SvcEventNotificationTemplateFilter",
+          "filter[typeEqual]": "emailNotification.Email",
+        })
+      ).totalCount,
+    ).toBe(0);
   });
 
   it("every system email template renders its sample event with no placeholder left", () => {
