@@ -81,7 +81,7 @@ function systemEmailContent(what: string, objectType: string): Pick<TemplateReco
     case "SvcMediaEntry":
       return {
         subject: `${what}: {entry_name}`,
-        body: `${what}.\n\nEntry: {entry_name} ({entry_id})\nAccount: {partner_id}\n`,
+        body: `${what}.\n\nEntry: {entry_name} ({entry_id})\nAccount: {partner_id}`,
         contentParameters: [
           { key: "entry_id", description: "Entry id", value: "{entry.id}" },
           { key: "entry_name", description: "Entry name", value: "{entry.name}" },
@@ -91,7 +91,7 @@ function systemEmailContent(what: string, objectType: string): Pick<TemplateReco
     case "SvcCategoryUser":
       return {
         subject: `${what}: {user_id}`,
-        body: `${what}.\n\nUser: {user_id}\nCategory: {category_id}\n`,
+        body: `${what}.\n\nUser: {user_id}\nCategory: {category_id}`,
         contentParameters: [
           { key: "user_id", description: "User id", value: "{object.userId}" },
           { key: "category_id", description: "Category id", value: "{object.categoryId}" },
@@ -100,7 +100,7 @@ function systemEmailContent(what: string, objectType: string): Pick<TemplateReco
     default:
       return {
         subject: `${what}: {object_id}`,
-        body: `${what}.\n\nObject: {object_id}\nEntry: {entry_id}\n`,
+        body: `${what}.\n\nObject: {object_id}\nEntry: {entry_id}`,
         contentParameters: [
           { key: "object_id", description: "Id of the event's object", value: "{object.id}" },
           { key: "entry_id", description: "Entry the object belongs to", value: "{object.entryId}{object.objectId}" },
