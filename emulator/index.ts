@@ -16,6 +16,9 @@ export type { EmulatorContext, EmulatorOptions, SessionInfo } from "./context";
 export { ApiError, HttpError } from "./errors";
 export type { FaultConfig } from "./middleware/faults";
 export type { DeliveryOptions } from "./events/deliverer";
+export type { RenderedEmail } from "./events/emailRender";
+export type { ReceivedMessage } from "./mail/smtpSink";
+export type { EmailAttempt, EmailDeliveryRow } from "./store/emailDeliveryStore";
 export { EVENT_KEYS, SYSTEM_TEMPLATES } from "./events/catalog";
 
 export interface StartEmulatorOptions extends EmulatorOptions {

@@ -4,7 +4,13 @@
  */
 import { request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
 import { startEmulator, type RunningEmulator } from "../../emulator/index";
+import { EmailDeliverer } from "../../emulator/events/emailDeliverer";
+import type { SmtpSink } from "../../emulator/mail/smtpSink";
+import { EmailDeliveryStore } from "../../emulator/store/emailDeliveryStore";
+import { Store } from "../../emulator/store/store";
 import { editors, emailFields } from "./emailHelpers";
 import { ADMIN_SECRET, httpCall, PARTNER_ID } from "./helpers";
 
@@ -155,5 +161,53 @@ describe("email delivery (real SMTP)", () => {
     await json(`${emu.controlUrl}/partners/${PARTNER_ID}/features`, "POST", { eventNotification: false });
     const fired = await json(`${emu.controlUrl}/trigger`, "POST", { event: "entry.ready" });
     expect(fired.emailIds).toEqual([]);
+  });
+});
+
+describe("email sender", () => {
+  it("a permanent refusal (5xx) fails at once, without retries", async () => {
+    const refusing = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["AUTH", "STARTTLS"],
+      logger: false,
+      onRcptTo: (_address, _session, callback) => callback(Object.assign(new Error("5.1.1 no such mailbox"), { responseCode: 550 })),
+    });
+    const address = await new Promise<AddressInfo>((resolve) => refusing.listen(0, "127.0.0.1", () => resolve(refusing.server.address() as AddressInfo)));
+    const store = new Store(":memory:");
+    const log = new EmailDeliveryStore(store.db);
+    const sink = { start: async () => address } as unknown as SmtpSink;
+    const sender = new EmailDeliverer(log, sink, Date.now, { maxAttempts: 5, initialDelayMs: 10, timeoutMs: 2000 });
+    const now = Date.now();
+    const message = {
+      from: { email: "platform@example.com" },
+      to: [{ email: "gone@example.com" }],
+      cc: [],
+      bcc: [],
+      replyTo: [],
+      subject: "s",
+      body: "b",
+      format: 2 as const,
+      priority: 3 as const,
+      parameters: {},
+    };
+    const row = {
+      partnerId: 1,
+      templateId: "1001",
+      jobId: 1,
+      event: "entry.ready",
+      message,
+      state: "pending" as const,
+      attempts: [],
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    };
+    sender.schedule({ ...row, id: log.insert(row) });
+    await sender.idle();
+    const [done] = log.list();
+    expect(done).toMatchObject({ state: "failed", attempts: [{ responseCode: 550, error: "EENVELOPE" }] });
+    await sender.close();
+    await new Promise<void>((r) => refusing.close(() => r()));
+    store.close();
   });
 });
