@@ -66,7 +66,14 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
   avatarMedia.configureTurn(host, opts.turnPort ?? 0);
   const turn = await avatarMedia.turn();
   // The mail sink of email templates starts with the emulator (its port is printed by the CLI).
-  const smtpUrl = await ctx.mail.sink.url();
+  const smtpUrl = await ctx.mail.sink.url().catch(async (err: Error) => {
+    // e.g. --smtp-port already taken: release what started, then say which port.
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+    await avatarMedia.close();
+    await ctx.close();
+    throw new Error(`the mail sink could not listen on ${host}:${opts.smtp?.port ?? 0}: ${(err as { code?: string }).code ?? err.message}`);
+  });
   let closing: Promise<void> | undefined;
   return {
     baseUrl: `${origin}/api_v3`,

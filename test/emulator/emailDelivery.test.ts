@@ -211,3 +211,12 @@ describe("email sender", () => {
     store.close();
   });
 });
+
+describe("mail sink port", () => {
+  it("a taken --smtp-port fails the start with an error naming the port", async () => {
+    const first = await startEmulator({ quiet: true, smtp: { port: 0 } });
+    const port = Number(new URL(first.smtpUrl).port);
+    await expect(startEmulator({ quiet: true, smtp: { port } })).rejects.toThrow(`the mail sink could not listen on 127.0.0.1:${port}: EADDRINUSE`);
+    await first.close();
+  });
+});
