@@ -219,7 +219,8 @@ export type StartWidgetSessionResponse = z.infer<typeof StartWidgetSessionRespon
 
 // ---- event notification templates -------------------------------------------------------------
 
-export const EventNotificationTemplate = z.looseObject({
+/** Fields every template has (both kinds), as stored and answered. */
+export const templateBaseShape = {
   id: z.string(),
   partnerId: z.number().int(),
   name: z.string(),
@@ -232,12 +233,29 @@ export const EventNotificationTemplate = z.looseObject({
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
   objectType: z.string(),
-  // HTTP kind
+};
+
+/** The HTTP kind's own fields. */
+export const httpFieldsShape = {
   url: z.string().optional(),
   method: z.number().int().optional(),
   signSecret: z.string().optional(),
   secureHashingAlgo: z.number().int().optional(),
+};
+
+/** An HTTP template as stored (the emulator's record is this plus its catalog event). */
+export const HttpTemplateRecord = z.object({
+  ...templateBaseShape,
+  type: z.literal(TemplateType.HTTP),
+  objectType: z.literal(OBJECT_TYPES.httpTemplate),
+  eventType: z.string(),
+  eventObjectType: z.string(),
+  ...httpFieldsShape,
 });
+export type HttpTemplateRecord = z.output<typeof HttpTemplateRecord>;
+
+/** A template of either kind as the sdk reads it; the HTTP fields are typed, the email ones pass through (see emailTemplates.ts). */
+export const EventNotificationTemplate = z.looseObject({ ...templateBaseShape, ...httpFieldsShape });
 export type EventNotificationTemplate = z.infer<typeof EventNotificationTemplate>;
 
 export const EventNotificationTemplateListResponse = listResponse(EventNotificationTemplate, OBJECT_TYPES.templateList);

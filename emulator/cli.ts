@@ -68,13 +68,23 @@ program
   .addOption(new Option("--retry-after <s>", "Retry-After seconds of injected 429s").env("SVC_EMULATOR_RETRY_AFTER").argParser(num("--retry-after")))
   .addOption(new Option("--fault-seed <n>", "seed of the fault schedule").env("SVC_EMULATOR_FAULT_SEED").argParser(num("--fault-seed")))
   .addOption(
-    new Option("--delivery-attempts <n>", "webhook attempts before giving up").env("SVC_EMULATOR_DELIVERY_ATTEMPTS").argParser(num("--delivery-attempts")),
+    new Option("--delivery-attempts <n>", "webhook and email attempts before giving up")
+      .env("SVC_EMULATOR_DELIVERY_ATTEMPTS")
+      .argParser(num("--delivery-attempts")),
   )
-  .addOption(new Option("--delivery-delay-ms <n>", "first webhook retry delay").env("SVC_EMULATOR_DELIVERY_DELAY_MS").argParser(num("--delivery-delay-ms")))
+  .addOption(
+    new Option("--delivery-delay-ms <n>", "first webhook and email retry delay").env("SVC_EMULATOR_DELIVERY_DELAY_MS").argParser(num("--delivery-delay-ms")),
+  )
   .addOption(
     new Option("--turn-port <n>", "UDP port of the avatar TURN server (0 = any free port)")
       .env("SVC_EMULATOR_TURN_PORT")
       .argParser(num("--turn-port"))
+      .default(0),
+  )
+  .addOption(
+    new Option("--smtp-port <n>", "port of the mail sink email templates deliver to (0 = any free port)")
+      .env("SVC_EMULATOR_SMTP_PORT")
+      .argParser(num("--smtp-port"))
       .default(0),
   )
   .option("--json", "print one JSON line with the URLs and credentials instead of the banner")
@@ -84,6 +94,7 @@ program
       port: o.port,
       host: o.host,
       turnPort: o.turnPort,
+      smtp: { port: o.smtpPort },
       ...(o.state ? { stateFile: o.state } : {}),
       ...(o.partnerId !== undefined ? { partnerId: o.partnerId } : {}),
       ...(o.adminSecret ? { adminSecret: o.adminSecret } : {}),
@@ -113,6 +124,7 @@ program
       avatarApiUrl: emu.avatarApiUrl,
       avatarVideoUrl: emu.avatarVideoUrl,
       turnUrl: emu.turnUrl,
+      smtpUrl: emu.smtpUrl,
       stateFile: o.state ?? null,
     };
     if (o.json) {
@@ -129,6 +141,7 @@ program
           `  avatar API    ${info.avatarApiUrl}`,
           `  avatar video  ${info.avatarVideoUrl}`,
           `  avatar TURN   ${info.turnUrl}   (per-session credentials from init-client)`,
+          `  mail sink     ${info.smtpUrl}   (email templates deliver here; see GET /_emulator/mailbox)`,
           `  state         ${o.state ?? "in memory (lost on exit)"}`,
           "To point Pulumi stacks and the sdk at it (the provider reads these when svc:* config is not set):",
           `  export SVC_BASE_URL=${info.baseUrl} SVC_PARTNER_ID=${info.partnerId} SVC_ADMIN_SECRET=${info.adminSecret}`,
@@ -151,8 +164,8 @@ program
   .option("--url <url>", "emulator URL (env SVC_EMULATOR_URL, default http://127.0.0.1:4010)")
   .action(async (event: string, o) => {
     const body = { event, ...(o.object ? { object: JSON.parse(o.object) } : {}), ...(o.partnerId !== undefined ? { partnerId: o.partnerId } : {}) };
-    const result = (await controlCall(`${controlUrlOf(o)}/trigger`, "POST", body)) as { deliveryIds: number[] };
-    console.log(`${event}: ${result.deliveryIds.length} delivery job(s) queued ${JSON.stringify(result)}`);
+    const result = (await controlCall(`${controlUrlOf(o)}/trigger`, "POST", body)) as { deliveryIds: number[]; emailIds?: number[] };
+    console.log(`${event}: ${result.deliveryIds.length} delivery job(s) queued, ${result.emailIds?.length ?? 0} email(s) queued ${JSON.stringify(result)}`);
   });
 
 program
@@ -175,6 +188,41 @@ program
       );
     }
   });
+
+program
+  .command("emails")
+  .description("print the email delivery log of a running emulator (recipients, subject, state, SMTP answers)")
+  .option("--template-id <id>", "only this template's emails")
+  .option("--wait", "wait until no email is pending first")
+  .option("--body", "print each rendered body too")
+  .option("--json", "print JSON")
+  .option("--url <url>", "emulator URL (env SVC_EMULATOR_URL, default http://127.0.0.1:4010)")
+  .action(async (o) => {
+    const base = controlUrlOf(o);
+    if (o.wait) await controlCall(`${base}/emails/wait`, "POST");
+    const q = o.templateId ? `?templateId=${encodeURIComponent(o.templateId)}` : "";
+    const { emails } = (await controlCall(`${base}/emails${q}`, "GET")) as { emails: EmailView[] };
+    if (o.json) return console.log(JSON.stringify(emails, null, 2));
+    if (emails.length === 0) return console.log("no emails");
+    for (const e of emails) {
+      const to = e.to.map((r) => r.email).join(", ");
+      const answers = e.attempts.map((a) => a.responseCode ?? a.error ?? "error").join(", ");
+      console.log(`#${e.id} template ${e.templateId} job ${e.jobId} ${e.event} -> ${to} "${e.subject}": ${e.state} [${answers}]`);
+      if (o.body) console.log(`${e.body.replace(/^/gm, "    ")}`);
+    }
+  });
+
+interface EmailView {
+  id: number;
+  templateId: string;
+  jobId: number;
+  event: string;
+  to: { email: string }[];
+  subject: string;
+  body: string;
+  state: string;
+  attempts: { responseCode?: number; error?: string }[];
+}
 
 if (require.main === module) {
   program.parseAsync(process.argv).catch((err: Error) => {

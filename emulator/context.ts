@@ -6,10 +6,14 @@ import { randomBytes, randomInt } from "node:crypto";
 import { RequestStats } from "./api/stats";
 import type { DeliveryOptions } from "./events/deliverer";
 import { Deliverer } from "./events/deliverer";
+import { EmailDeliverer } from "./events/emailDeliverer";
+import { EmailNotifier } from "./events/emailNotifier";
 import { EventNotifier } from "./events/notifier";
+import { SmtpSink } from "./mail/smtpSink";
 import { FaultController, type FaultConfig } from "./middleware/faults";
 import { SessionManager } from "./sessions/sessionManager";
 import type { DatabaseSync } from "./store/quietSqlite";
+import { EmailDeliveryStore } from "./store/emailDeliveryStore";
 import { Store, type PartnerRow } from "./store/store";
 
 export type { SessionInfo } from "./sessions/sessionManager";
@@ -22,7 +26,10 @@ export interface EmulatorOptions {
   /** Seeded account admin secret; generated once (and persisted) when absent. */
   adminSecret?: string;
   faults?: FaultConfig;
+  /** Webhook and email delivery: attempts, backoff, per-attempt timeout. */
   delivery?: Partial<DeliveryOptions>;
+  /** Where the mail sink (SMTP) listens; default 127.0.0.1, port 0 (any free one). It starts with startEmulator, or on the first email. */
+  smtp?: { host?: string; port?: number };
   /** No log lines on stdout. */
   quiet?: boolean;
   /** Milliseconds clock; injectable for tests of expiry. */
@@ -39,6 +46,8 @@ export interface EmulatorContext {
   sessions: SessionManager;
   events: EventNotifier;
   deliverer: Deliverer;
+  /** Email templates' side: the SMTP sink, the email delivery log and its sender. */
+  mail: { sink: SmtpSink; log: EmailDeliveryStore; deliverer: EmailDeliverer };
   faults: FaultController;
   stats: RequestStats;
   log(line: string): void;
@@ -55,15 +64,21 @@ export function createEmulatorContext(opts: EmulatorOptions = {}): EmulatorConte
   const log = opts.quiet ? () => {} : (line: string) => console.log(`[svc-emulator] ${line}`);
   const partner = seedPartner(store, opts, now);
   const deliverer = new Deliverer(store, now, opts.delivery, log);
+  const faults = new FaultController(opts.faults);
+  const sink = new SmtpSink(faults, now);
+  sink.configure(opts.smtp?.host ?? "127.0.0.1", opts.smtp?.port ?? 0);
+  const emailLog = new EmailDeliveryStore(store.db);
+  const emailDeliverer = new EmailDeliverer(emailLog, sink, now, opts.delivery, log);
   const ctx: EmulatorContext = {
     db: store.db,
     store,
     now,
     partner,
     sessions: new SessionManager(store, now),
-    events: new EventNotifier(store, now, deliverer),
+    events: new EventNotifier(store, now, deliverer, new EmailNotifier(store, emailLog, now, emailDeliverer)),
     deliverer,
-    faults: new FaultController(opts.faults),
+    mail: { sink, log: emailLog, deliverer: emailDeliverer },
+    faults,
     stats: new RequestStats(),
     log,
     createPartner(adminSecret = randomBytes(16).toString("hex")) {
@@ -75,10 +90,13 @@ export function createEmulatorContext(opts: EmulatorOptions = {}): EmulatorConte
     },
     async close() {
       await deliverer.close();
+      await emailDeliverer.close();
+      await sink.close();
       store.close();
     },
   };
   deliverer.resumePending();
+  emailDeliverer.resumePending();
   return ctx;
 }
 

@@ -16,6 +16,9 @@ export type { EmulatorContext, EmulatorOptions, SessionInfo } from "./context";
 export { ApiError, HttpError } from "./errors";
 export type { FaultConfig } from "./middleware/faults";
 export type { DeliveryOptions } from "./events/deliverer";
+export type { RenderedEmail } from "./events/emailRender";
+export type { ReceivedMessage } from "./mail/smtpSink";
+export type { EmailAttempt, EmailDeliveryRow } from "./store/emailDeliveryStore";
 export { EVENT_KEYS, SYSTEM_TEMPLATES } from "./events/catalog";
 
 export interface StartEmulatorOptions extends EmulatorOptions {
@@ -36,6 +39,8 @@ export interface RunningEmulator {
   turnUrl: string;
   /** http://HOST:PORT/_emulator */
   controlUrl: string;
+  /** The mail sink email templates deliver to: smtp://HOST:PORT (what it got: GET /_emulator/mailbox). */
+  smtpUrl: string;
   port: number;
   partnerId: number;
   adminSecret: string;
@@ -45,9 +50,9 @@ export interface RunningEmulator {
 }
 
 export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<RunningEmulator> {
-  const ctx = createEmulatorContext(opts);
-  const app = createEmulatorApp(ctx);
   const host = opts.host ?? "127.0.0.1";
+  const ctx = createEmulatorContext({ ...opts, smtp: { host, ...opts.smtp } });
+  const app = createEmulatorApp(ctx);
   let server: ServerType;
   const port = await new Promise<number>((resolve, reject) => {
     server = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: host }, (info: AddressInfo) => resolve(info.port));
@@ -60,6 +65,15 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
   const avatarMedia = avatarStateOf(ctx).media;
   avatarMedia.configureTurn(host, opts.turnPort ?? 0);
   const turn = await avatarMedia.turn();
+  // The mail sink of email templates starts with the emulator (its port is printed by the CLI).
+  const smtpUrl = await ctx.mail.sink.url().catch(async (err: Error) => {
+    // e.g. --smtp-port already taken: release what started, then say which port.
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+    await avatarMedia.close();
+    await ctx.close();
+    throw new Error(`the mail sink could not listen on ${host}:${opts.smtp?.port ?? 0}: ${(err as { code?: string }).code ?? err.message}`);
+  });
   let closing: Promise<void> | undefined;
   return {
     baseUrl: `${origin}/api_v3`,
@@ -67,6 +81,7 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
     avatarVideoUrl: `${origin}/avatar-video`,
     turnUrl: turn.url,
     controlUrl: `${origin}/_emulator`,
+    smtpUrl,
     port,
     partnerId: ctx.partner.partnerId,
     adminSecret: ctx.partner.adminSecret,

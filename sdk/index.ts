@@ -7,6 +7,21 @@
 export { SvcClient, ClientSessions, type SvcClientOptions } from "./svcClient";
 export { AppTokens, type StartAppTokenSessionInput } from "./platform/appTokens";
 export { EventNotificationTemplates } from "./platform/eventNotificationTemplates";
+export {
+  EmailNotificationTemplates,
+  EmailNotificationTemplateListResponse,
+  type EmailTemplateFilter,
+  type EmailTemplateUpdateInput,
+} from "./platform/emailTemplates";
+export {
+  EmailFormat,
+  EmailNotificationTemplate,
+  EmailPriority,
+  type ContentParameter,
+  type EmailRecipient,
+  type EmailRecipientsInput,
+  type EmailTemplateCloneFields,
+} from "../contract/emailTemplates";
 export { SessionService, type StartSessionInput } from "./platform/sessionService";
 export type { MultiRequestEntry, MultiRequestResult } from "./platform/multirequest";
 export { SessionHandle } from "./auth/sessionManager";

@@ -7,6 +7,7 @@ import type { SessionHandle, SessionManager } from "./auth/sessionManager";
 import { createTransport, type CallOptions, type Transport, type TransportEvent } from "./transport";
 import type { RetryTuning } from "./transport/options";
 import { AppTokens } from "./platform/appTokens";
+import { EmailNotificationTemplates } from "./platform/emailTemplates";
 import { EventNotificationTemplates } from "./platform/eventNotificationTemplates";
 import { multirequest, type MultiRequestEntry, type MultiRequestResult } from "./platform/multirequest";
 import { PlatformApi } from "./platform/platformApi";
@@ -82,6 +83,8 @@ export class SvcClient {
   readonly baseUrl: string;
   readonly appTokens: AppTokens;
   readonly templates: EventNotificationTemplates;
+  /** Email notification templates: the same service, typed for the email kind. */
+  readonly emailTemplates: EmailNotificationTemplates;
   readonly sessions: ClientSessions;
   private readonly api: PlatformApi;
   private readonly transport: Transport;
@@ -105,6 +108,7 @@ export class SvcClient {
     this.api = new PlatformApi(this.baseUrl, this.transport);
     this.appTokens = new AppTokens(this.api);
     this.templates = new EventNotificationTemplates(this.api);
+    this.emailTemplates = new EmailNotificationTemplates(this.api);
     const sessionService = new SessionService(this.api);
     const manager = createSessionManager(auth, { partnerId: this.partnerId, sessions: sessionService, appTokens: this.appTokens });
     this.api.attachSessions(manager);

@@ -1,12 +1,14 @@
 /**
  * The control API under /_emulator (local only, no auth: it is the emulator's own test hook, like a
- * LocalStack endpoint): account info, extra accounts, event triggers, the delivery log, faults and stats.
+ * LocalStack endpoint): account info, extra accounts, event triggers, the delivery log, the email log and mailbox
+ * (emailRoutes.ts), faults and stats.
  */
 import { Hono } from "hono";
 import { z } from "zod";
 import { describeIssues } from "../../contract/issues";
 import type { EmulatorContext } from "../context";
 import { HttpError } from "../errors";
+import { createEmailControlRoutes } from "./emailRoutes";
 import { EVENT_KEYS, isEventKey, sampleObject } from "../events/catalog";
 import { FaultConfig } from "../middleware/faults";
 import { featuresOf, PARTNER_FEATURES, setFeature } from "../platform/partnerFeatures";
@@ -111,6 +113,9 @@ export function createControlRoutes(ctx: EmulatorContext): Hono {
     clearTimeout(timer);
     return c.json({ idle: !timedOut, pending: ctx.store.listDeliveries({ state: "pending" }).length });
   });
+
+  // Email templates: /emails (the email delivery log), /emails/wait, /mailbox (what the mail sink received).
+  app.route("/", createEmailControlRoutes(ctx));
 
   app.get("/faults", (c) => c.json(ctx.faults.get()));
   app.post("/faults", async (c) => {

@@ -1,7 +1,8 @@
 /**
  * Raises catalog events: every ACTIVE HTTP template of the account that matches the event gets one delivery
  * job (a Notification body, signed once with the template's signing secret). Jobs are committed in one
- * transaction, then handed to the Deliverer, which sends them in the background.
+ * transaction, then handed to the Deliverer, which sends them in the background. Email templates are the
+ * EmailNotifier's (emailNotifier.ts), called from here.
  */
 import { createHash } from "node:crypto";
 import { EVENTS, templateMatchesEvent, type EventKey } from "../../contract/events";
@@ -11,6 +12,7 @@ import { hasFeature } from "../platform/partnerFeatures";
 import type { Store } from "../store/store";
 import type { TemplateRecord } from "./catalog";
 import type { Deliverer } from "./deliverer";
+import type { EmailNotifier } from "./emailNotifier";
 
 /** hex hash(signSecret + body) with the template's secureHashingAlgo (SHA256 when it has none). */
 export function signPayload(secret: string, body: string, secureHashingAlgo: number | undefined): string {
@@ -25,6 +27,8 @@ export interface RaisedEvent {
   /** Ids of the delivery jobs created (one per matching active template). */
   deliveryIds: number[];
   jobIds: number[];
+  /** Ids of the emails made (one per matching active email template; the control API's /emails log). */
+  emailIds: number[];
 }
 
 export class EventNotifier {
@@ -32,12 +36,13 @@ export class EventNotifier {
     private readonly store: Store,
     private readonly now: () => number,
     private readonly deliverer: Deliverer,
+    private readonly emails?: EmailNotifier,
   ) {}
 
   raise(partnerId: number, event: EventKey, object: Record<string, unknown>): RaisedEvent {
     const e = EVENTS[event];
     // Without the event notification plugin the account's templates do not fire.
-    if (!hasFeature(this.store, partnerId, EVENT_NOTIFICATION_PLUGIN)) return { event, partnerId, deliveryIds: [], jobIds: [] };
+    if (!hasFeature(this.store, partnerId, EVENT_NOTIFICATION_PLUGIN)) return { event, partnerId, deliveryIds: [], jobIds: [], emailIds: [] };
     const templates = this.store
       .listDocs<TemplateRecord>("template", partnerId)
       .filter((t) => t.status === TemplateStatus.ACTIVE && t.type === TemplateType.HTTP && templateMatchesEvent(t, event) && t.url);
@@ -78,6 +83,7 @@ export class EventNotifier {
       }),
     );
     for (const row of created) this.deliverer.schedule(row);
-    return { event, partnerId, deliveryIds: created.map((r) => r.id), jobIds: created.map((r) => r.jobId) };
+    const emailIds = this.emails?.raise(partnerId, event, object) ?? [];
+    return { event, partnerId, deliveryIds: created.map((r) => r.id), jobIds: created.map((r) => r.jobId), emailIds };
   }
 }

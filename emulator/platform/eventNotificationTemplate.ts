@@ -17,6 +17,7 @@ import { paginate } from "../api/pager";
 import type { EmulatorContext, SessionInfo } from "../context";
 import { ApiError, cannotBeNull, invalidEnum, minLength } from "../errors";
 import { SYSTEM_TEMPLATES, type TemplateRecord } from "../events/catalog";
+import { applyEmailFields, assertEmailComplete } from "./emailTemplates";
 import { requireFeature } from "./partnerFeatures";
 
 const PRIVILEGE = "disableentitlement";
@@ -84,6 +85,7 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
         t.secureHashingAlgo = inRange(fields.secureHashingAlgo, 1, 3, "secureHashingAlgo", "SvcSecureHashingAlgo");
       }
     }
+    applyEmailFields(call, t);
   }
 
   function listTemplates(call: ApiCall): Record<string, unknown> {
@@ -111,6 +113,7 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
     const t: TemplateRecord = { ...base, id: "", partnerId: s.partnerId, status: TemplateStatus.DISABLED, createdAt: now, updatedAt: now };
     apply(call, t);
     if (t.type === TemplateType.HTTP && !t.url) throw cannotBeNull(`${t.objectType}::url`);
+    assertEmailComplete(t);
     assertUniqueSystemName(s.partnerId, t.systemName);
     t.id = String(ctx.store.nextSeq("template", 1001));
     ctx.store.putDoc("template", t.id, t.partnerId, t);

@@ -89,4 +89,24 @@ describe("svc-emulator CLI", () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("unknown event");
   }, 30_000);
+
+  it("prints the mail sink; emails prints the email log with recipients, subject and the rendered body", async () => {
+    expect(child.info.smtpUrl).toMatch(/^smtp:\/\/127\.0\.0\.1:\d+$/);
+    const url = child.info.baseUrl;
+    const ks = await httpCall(url, "session", "start", { secret: "cli-secret-1234", partnerId: 5150, type: 2, privileges: "disableentitlement" });
+    const t = await httpCall(url, "eventnotification_eventnotificationtemplate", "clone", {
+      ks,
+      id: "203",
+      "eventNotificationTemplate[objectType]": "SvcEmailNotificationTemplate",
+      "eventNotificationTemplate[name]": "deleted mail",
+      "eventNotificationTemplate[to][emailRecipients][0][email]": "ops@example.com",
+    });
+    await httpCall(url, "eventnotification_eventnotificationtemplate", "updateStatus", { ks, id: t.id, status: 2 });
+    const trig = await runCli(cli, ["trigger", "entry.deleted", "--url", url, "--object", JSON.stringify({ id: "0_gone", name: "old clip" })]);
+    expect(trig.stdout).toContain("1 email(s) queued");
+    const log = await runCli(cli, ["emails", "--wait", "--body", "--template-id", t.id], { ...process.env, SVC_EMULATOR_URL: url });
+    expect(log.code).toBe(0);
+    expect(log.stdout).toMatch(new RegExp(`template ${t.id} job \\d+ entry.deleted -> ops@example.com "An entry was deleted: old clip": delivered \\[250\\]`));
+    expect(log.stdout).toContain("    Entry: old clip (0_gone)");
+  }, 30_000);
 });

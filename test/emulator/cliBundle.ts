@@ -22,7 +22,7 @@ export async function bundleCli(dir: string): Promise<string> {
 export interface CliChild {
   proc: ChildProcess;
   stderr: () => string;
-  info: { baseUrl: string; partnerId: number; adminSecret: string; controlUrl: string };
+  info: { baseUrl: string; partnerId: number; adminSecret: string; controlUrl: string; smtpUrl?: string };
 }
 
 /** Starts `svc-emulator start --port 0 --json ...` and reads its one JSON line. */

@@ -1,0 +1,76 @@
+/**
+ * The control API's email part (under /_emulator): the email delivery log (what the emulator sent for each email
+ * template: recipients, subject, rendered body, state, every SMTP answer), a wait for pending emails, and the mail
+ * sink's mailbox (what the SMTP server received, decoded).
+ */
+import { Hono } from "hono";
+import type { EmulatorContext } from "../context";
+import type { EmailDeliveryRow } from "../store/emailDeliveryStore";
+
+/** An email of the delivery log as the control API shows it. */
+export function emailView(d: EmailDeliveryRow): Record<string, unknown> {
+  const m = d.message;
+  return {
+    id: d.id,
+    templateId: d.templateId,
+    partnerId: d.partnerId,
+    event: d.event,
+    jobId: d.jobId,
+    state: d.state,
+    delivered: d.state === "delivered",
+    from: m.from,
+    to: m.to,
+    cc: m.cc,
+    bcc: m.bcc,
+    replyTo: m.replyTo,
+    subject: m.subject,
+    body: m.body,
+    format: m.format,
+    priority: m.priority,
+    parameters: m.parameters,
+    ...(d.messageId ? { messageId: d.messageId } : {}),
+    attempts: d.attempts,
+    createdAtMs: d.createdAt,
+    updatedAtMs: d.updatedAt,
+  };
+}
+
+export function createEmailControlRoutes(ctx: EmulatorContext): Hono {
+  const app = new Hono();
+
+  app.get("/emails", (c) => {
+    const q = c.req.query();
+    const rows = ctx.mail.log.list({
+      ...(q.templateId ? { templateId: q.templateId } : {}),
+      ...(q.partnerId ? { partnerId: Number(q.partnerId) } : {}),
+      ...(q.state ? { state: q.state } : {}),
+    });
+    return c.json({ emails: rows.map(emailView) });
+  });
+
+  /** Waits until no email is scheduled or being sent (bounded by timeoutMs, default 10 s). */
+  app.post("/emails/wait", async (c) => {
+    const timeoutMs = Math.min(Number(c.req.query("timeoutMs") ?? 10_000) || 10_000, 120_000);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      ctx.mail.deliverer.idle().then(() => false),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    return c.json({ idle: !timedOut, pending: ctx.mail.log.list({ state: "pending" }).length });
+  });
+
+  /** What the mail sink received (newest last); `?to=` keeps messages whose envelope names that recipient. */
+  app.get("/mailbox", async (c) => {
+    const to = c.req.query("to")?.toLowerCase();
+    const messages = ctx.mail.sink.list().filter((m) => to === undefined || m.envelope.to.some((r) => r.toLowerCase() === to));
+    return c.json({ smtpUrl: await ctx.mail.sink.url(), messages });
+  });
+
+  app.delete("/mailbox", (c) => {
+    ctx.mail.sink.clear();
+    return c.json({ messages: [] });
+  });
+
+  return app;
+}
