@@ -44,8 +44,8 @@ describe("the stored provider text, run as the dynamic provider host runs it", (
       expect(failures).toEqual([]);
       expect(inputs).toMatchObject({ description: "d", hashType: "SHA256", sessionType: "USER", __provider: text });
       const state = { ...inputs, tokenId: "0_a", token: "abc", status: 2 };
-      expect(await provider.diff!("0_a", state, { ...inputs, __provider: "other text" })).toEqual({ changes: false, replaces: [] });
-      expect(await provider.diff!("0_a", state, { ...inputs, description: "e" })).toEqual({ changes: true, replaces: [] });
+      expect(await provider.diff!("0_a", state, { ...inputs, __provider: "other text" })).toMatchObject({ changes: false, replaces: [] });
+      expect(await provider.diff!("0_a", state, { ...inputs, description: "e" })).toMatchObject({ changes: true, replaces: [] });
     });
   }
 });

@@ -26,6 +26,8 @@ describe("package export map", () => {
     expect(Object.keys(pkg.exports).sort()).toEqual(
       [
         ".",
+        "./native",
+        "./schema.json",
         "./dist/provider/runtime",
         "./emulator",
         "./package.json",
