@@ -3,10 +3,13 @@
  * properties and takes the properties and inputs it returns, then Check. The program's language host (Node) cannot
  * write code, so the import runs with generateCode false and the test program declares what was imported.
  */
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TemplateStatus } from "../../contract/platform";
 import { changes, platformStack, type PlatformStack } from "../support/platformStack";
-import { backendFilesText } from "../support/pulumi";
+import { backendFilesText, engineBinDir } from "../support/pulumi";
 
 const TOKEN_TYPE = "svc:index:AppToken";
 const TEMPLATE_TYPE = "svc:index:HttpNotificationTemplate";
@@ -53,8 +56,14 @@ describe("pulumi import (plugin)", () => {
       sessionUserId: "ops",
     });
     expect(made.token).toBeTruthy();
-    const result = await p.stack.import({ resources: [{ type: TOKEN_TYPE, name: "outside", id: made.id }], generateCode: false, protect: false });
-    expect(result.summary.resourceChanges).toMatchObject({ import: 1 });
+    // The CLI's own form, `pulumi import <type> <name> <id>` (the Node host writes no code: --generate-code=false).
+    const cli = await promisify(execFile)(
+      join(engineBinDir(), "pulumi"),
+      ["import", TOKEN_TYPE, "outside", made.id, "--generate-code=false", "--yes", "--non-interactive", "--stack", "test"],
+      { cwd: p.workDir, env: { ...process.env, ...p.env } },
+    );
+    expect(cli.stdout).toMatch(/1 imported/);
+    expect(cli.stdout + cli.stderr).not.toContain(made.token);
 
     const state = await byName("outside");
     expect(state?.id).toBe(made.id);

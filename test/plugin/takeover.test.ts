@@ -12,6 +12,9 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TemplateStatus, TemplateType } from "../../contract/platform";
 import { type RunningEmulator, startEmulator } from "../../emulator";
+import { listCandidates, managedBy } from "../../provider/cli/takeoverListing";
+import { appToken, httpNotificationTemplate } from "../../provider/definitions";
+import type { Existing, ResourceDefinition } from "../../provider/definitions/define";
 import { SvcClient } from "../../sdk";
 import { changes, pluginDir } from "../support/platformStack";
 import { backendFilesText, engineBinDir, newTestStack, repoRoot, type TestStack } from "../support/pulumi";
@@ -234,4 +237,70 @@ describe("pulumi-svc takeover", () => {
     expect(refused.stderr).toContain("index.ts exists; pass --force");
     expect(readFileSync(join(dir, "index.ts"), "utf8")).toBe("// mine\n");
   }, 120_000);
+});
+
+describe("takeover: what a stack manages, and names", () => {
+  const urn = (type: string, name: string) => `urn:pulumi:dev::p::${type}::${name}`;
+
+  it("reads the ids of dynamic and plugin resources from a stack export; objects read with .get() stay candidates", () => {
+    const managed = managedBy({
+      version: 3,
+      deployment: {
+        resources: [
+          { urn: urn("pulumi:pulumi:Stack", "p-dev"), type: "pulumi:pulumi:Stack" },
+          { urn: urn("pulumi-nodejs:dynamic/svc:AppToken", "ci"), type: "pulumi-nodejs:dynamic/svc:AppToken", id: "0_aaa", outputs: { partnerId: 101 } },
+          { urn: urn("svc:index:HttpNotificationTemplate", "hook"), type: "svc:index:HttpNotificationTemplate", id: "1001" },
+          { urn: urn("svc:index:AppToken", "looked-up"), type: "svc:index:AppToken", id: "0_bbb", external: true },
+          { urn: urn("random:index/randomId:RandomId", "r"), type: "random:index/randomId:RandomId", id: "0_ccc" },
+        ],
+      },
+    });
+    expect(managed.ids).toEqual([
+      { type: "AppToken", id: "0_aaa", partnerId: 101 },
+      { type: "HttpNotificationTemplate", id: "1001" },
+    ]);
+    expect(managed.names.get("AppToken")).toEqual(new Set(["ci", "looked-up"]));
+    expect(() => managedBy({ resources: [] })).toThrow("not the output of `pulumi stack export`");
+  });
+
+  it("names candidates uniquely (against the stack's names too), leaves out managed ids of this account, skips events outside the catalog", async () => {
+    const fake = (type: string, objects: Existing[]): ResourceDefinition => ({
+      ...(type === "AppToken" ? appToken : httpNotificationTemplate),
+      list: async () => objects,
+    });
+    const managed = managedBy({
+      deployment: {
+        resources: [
+          { urn: urn("svc:index:AppToken", "deploy"), type: "svc:index:AppToken", id: "0_managed", outputs: { partnerId: 101 } },
+          // The same id in another account's state does not hide this account's object.
+          { urn: urn("svc:index:AppToken", "other"), type: "svc:index:AppToken", id: "0_elsewhere", outputs: { partnerId: 999 } },
+        ],
+      },
+    });
+    const listing = await listCandidates(101, managed, [
+      fake("AppToken", [
+        { id: "0_managed", name: "Deploy", inputs: {} },
+        { id: "0_b", name: "Deploy", inputs: {} },
+        { id: "0_a", name: "Deploy", inputs: {} },
+        { id: "0_elsewhere", name: "0_elsewhere", inputs: {} },
+        { id: "0_c", name: "  !!  ", inputs: {} },
+      ]),
+      fake("HttpNotificationTemplate", [
+        { id: "7", name: "Deploy", inputs: { event: "entry.ready" } },
+        { id: "8", name: "ODD", inputs: { eventType: "99", eventObjectType: "1" } },
+      ]),
+    ]);
+    expect(listing.managedCount).toBe(1);
+    expect(listing.candidates.map((c) => [c.id, c.name])).toEqual([
+      ["0_a", "deploy-2"],
+      ["0_b", "deploy-3"],
+      ["0_c", "token-0-c"],
+      ["0_elsewhere", "token-0-elsewhere"],
+      // Unique per type in the stack (a URN holds the type): the stack's AppToken "deploy" does not take a template's name.
+      ["7", "deploy"],
+    ]);
+    expect(listing.skipped).toEqual([
+      { type: "HttpNotificationTemplate", id: "8", reason: "reacts to an event outside the catalog (eventType 99, eventObjectType 1)" },
+    ]);
+  });
 });
