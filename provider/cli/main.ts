@@ -28,6 +28,8 @@ interface TakeoverOptions {
   force?: boolean;
 }
 
+const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? "" : "s"}`;
+
 /** A file's text, or standard input for "-". */
 function readInput(path: string): string {
   return readFileSync(path === "-" ? 0 : path, "utf8");
@@ -84,7 +86,7 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
   }
   writeFileSync(options.importFile, `${JSON.stringify(importFile(listing.candidates), null, 2)}\n`);
   writeFileSync(options.code, programCode(listing.candidates, { ...account, importFile: basename(options.importFile) }));
-  out(`To import: ${tokens} app tokens, ${templates} webhooks. Wrote ${options.importFile} and ${options.code}.`);
+  out(`To import: ${plural(tokens, "app token")}, ${plural(templates, "webhook")}. Wrote ${options.importFile} and ${options.code}.`);
   out(`Next: pulumi import --file ${options.importFile} --generate-code=false, then merge ${options.code} into the program; pulumi preview shows no change.`);
   return { imported: listing.candidates.length };
 }

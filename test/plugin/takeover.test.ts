@@ -213,7 +213,7 @@ describe("pulumi-svc takeover", () => {
       readFileSync(exportFile, "utf8"),
     );
     expect(third.code, third.stderr).toBe(0);
-    expect(third.stdout).toContain("To import: 1 app tokens, 0 webhooks.");
+    expect(third.stdout).toContain("To import: 1 app token, 0 webhooks.");
     const later = JSON.parse(readFileSync(join(t.workDir, "later.json"), "utf8")) as { resources: { name: string }[] };
     expect(later.resources.map((r) => r.name)).toEqual(["service-0-4"]);
     noSecretIn(third.stdout + third.stderr + readFileSync(join(t.workDir, "later.ts"), "utf8"), "the third run");
