@@ -30,9 +30,12 @@ interface TakeoverOptions {
 
 const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? "" : "s"}`;
 
-/** A file's text, or standard input for "-". */
-function readInput(path: string): string {
-  return readFileSync(path === "-" ? 0 : path, "utf8");
+/** A file's text, or standard input for "-" (read as a stream: readFileSync(0) fails with EAGAIN on a non-blocking pipe). */
+async function readInput(path: string): Promise<string> {
+  if (path !== "-") return readFileSync(path, "utf8");
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function parseJson(text: string, what: string): unknown {
@@ -44,9 +47,9 @@ function parseJson(text: string, what: string): unknown {
 }
 
 /** `pulumi config --json --show-secrets`: { "svc:baseUrl": { "value": "...", "secret": false }, ... } (or plain values). */
-function configLookup(path: string | undefined): (key: string) => string | undefined {
+async function configLookup(path: string | undefined): Promise<(key: string) => string | undefined> {
   if (!path) return () => undefined;
-  const config = parseJson(readInput(path), `--config ${path}`) as Record<string, unknown>;
+  const config = parseJson(await readInput(path), `--config ${path}`) as Record<string, unknown>;
   return (key) => {
     const entry = config[key];
     // Without --show-secrets a secret entry has no value: left unset (the error then names the missing setting).
@@ -63,18 +66,20 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
     "svc:appTokenId": options.appTokenId,
     "svc:appTokenHashType": options.appTokenHashType,
   };
-  const fromFile = configLookup(options.config);
+  const fromFile = await configLookup(options.config);
   const lookup = (key: string) => flags[key] ?? fromFile(key);
   resolveConnection(undefined, lookup); // fails early, naming what is missing (never a value)
   configure({ get: lookup });
   const account = accountOf(undefined)!;
 
-  const managed: Managed = options.state ? managedBy(parseJson(readInput(options.state), `--state ${options.state}`)) : { ids: [], names: new Map() };
+  const managed: Managed = options.state ? managedBy(parseJson(await readInput(options.state), `--state ${options.state}`)) : { ids: [], names: new Map() };
+  const started = performance.now();
   const listing = await listCandidates(account.partnerId, managed);
+  const listedMs = Math.round(performance.now() - started);
   const tokens = listing.candidates.filter((c) => c.definition.type === "AppToken").length;
   const templates = listing.candidates.length - tokens;
   out(
-    `partner ${account.partnerId}: ${listing.candidates.length + listing.managedCount + listing.skipped.length} objects, ${listing.managedCount} already managed by the stack, ${listing.skipped.length} skipped`,
+    `partner ${account.partnerId}: ${listing.candidates.length + listing.managedCount + listing.skipped.length} objects (listed in ${listedMs} ms), ${listing.managedCount} already managed by the stack, ${listing.skipped.length} skipped`,
   );
   for (const skipped of listing.skipped) out(`  skipped ${skipped.type} ${skipped.id}: ${skipped.reason}`);
   if (listing.candidates.length === 0) {
