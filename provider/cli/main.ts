@@ -28,6 +28,14 @@ interface TakeoverOptions {
   force?: boolean;
 }
 
+/** The URL without user:password, should one be written into it: the program's header names the account, never a credential. */
+function withoutUserInfo(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.toString().replace(/\/$/, "");
+}
+
 const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? "" : "s"}`;
 
 /** A file's text, or standard input for "-" (read as a stream: readFileSync(0) fails with EAGAIN on a non-blocking pipe). */
@@ -90,7 +98,10 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
     if (existsSync(path) && !options.force) throw new Error(`${path} exists; pass --force to overwrite it (or choose another path)`);
   }
   writeFileSync(options.importFile, `${JSON.stringify(importFile(listing.candidates), null, 2)}\n`);
-  writeFileSync(options.code, programCode(listing.candidates, { ...account, importFile: basename(options.importFile) }));
+  writeFileSync(
+    options.code,
+    programCode(listing.candidates, { partnerId: account.partnerId, baseUrl: withoutUserInfo(account.baseUrl), importFile: basename(options.importFile) }),
+  );
   out(`To import: ${plural(tokens, "app token")}, ${plural(templates, "webhook")}. Wrote ${options.importFile} and ${options.code}.`);
   out(`Next: pulumi import --file ${options.importFile} --generate-code=false, then merge ${options.code} into the program; pulumi preview shows no change.`);
   return { imported: listing.candidates.length };
