@@ -15,7 +15,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import * as anyproto from "google-protobuf/google/protobuf/any_pb";
-import { cancelOperations, configure } from "../provider/core/clients";
+import { accountOf, cancelOperations, configure } from "../provider/core/clients";
 import { ConnectionError, resolveConnection, SETTINGS } from "../provider/core/connection";
 import { PartialCreateError } from "../provider/core/errors";
 import { isUnknown } from "../provider/core/unknowns";
@@ -190,7 +190,10 @@ export class SvcProviderServer {
     respond(callback, async () => {
       const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
       const raw = call.request.getProperties()?.toJavaScript() ?? {};
-      const result = await resource.handlers.read(call.request.getId(), unwrapSecrets(raw) as Props);
+      const props = unwrapSecrets(raw) as Props;
+      const result = await resource.handlers.read(call.request.getId(), props);
+      // Read by id alone (`pulumi import`, or .get): say which account was searched, not the engine's bare "does not exist".
+      if (!result.id && Object.keys(props).length === 0) throw notFound(resource.definition, call.request.getId(), props);
       const response = new provproto.ReadResponse().setId(result.id);
       if (!result.id || !result.props) return response;
       const secrets = [...resource.secrets, ...secretKeys(raw)];
@@ -229,6 +232,14 @@ export class SvcProviderServer {
     if (!resource) throw new Error(`unknown resource type ${token}; this plugin serves ${[...this.resources.keys()].join(", ")}`);
     return resource;
   }
+}
+
+function notFound(definition: ResourceDefinition, id: string, props: Props): Error {
+  const account = accountOf(props.connection as Parameters<typeof accountOf>[0]);
+  const where = account ? `partner ${account.partnerId} at ${account.baseUrl}` : "the configured account";
+  return new Error(
+    `${definition.type} ${JSON.stringify(id)} was not found in ${where} (or it is deleted); check the id (${definition.idDescription}) and the stack's svc:baseUrl and svc:partnerId; nothing was read`,
+  );
 }
 
 /** The settings as the runtime's config lookup ("svc:<name>"); numbers and booleans as their text. */

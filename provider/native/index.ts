@@ -17,6 +17,15 @@ import { NativeResource, nativeTypeToken } from "./nativeResource";
 
 export type { AppTokenArgs, HttpNotificationTemplateArgs, ConnectionArgs };
 
+/**
+ * A template taken over with `pulumi import`: its write-once signSecret is never read back, so the program may leave
+ * it out (the platform keeps the secret it has) until it declares one; the next `up` then writes that one. A new
+ * template still needs it: the plugin's check refuses one without it at preview.
+ */
+export type ImportedHttpNotificationTemplateArgs = Omit<HttpNotificationTemplateArgs, "signSecret"> & {
+  signSecret?: HttpNotificationTemplateArgs["signSecret"];
+};
+
 /** The alias that moves a resource of the dynamic provider to the plugin in place (no API call, no replacement). */
 export function fromDynamic(type: ResourceType): pulumi.Alias {
   return { type: dynamicTypeToken(type) };
@@ -43,7 +52,7 @@ export class HttpNotificationTemplate extends NativeResource {
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts: pulumi.CustomResourceOptions = {}): HttpNotificationTemplate {
     return new HttpNotificationTemplate(name, {} as HttpNotificationTemplateArgs, { ...opts, id });
   }
-  constructor(name: string, args: HttpNotificationTemplateArgs, opts: pulumi.CustomResourceOptions = {}) {
+  constructor(name: string, args: HttpNotificationTemplateArgs | ImportedHttpNotificationTemplateArgs, opts: pulumi.CustomResourceOptions = {}) {
     super("HttpNotificationTemplate", name, args, opts);
   }
 }

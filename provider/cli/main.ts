@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+/**
+ * pulumi-svc: the package's command line.
+ *   pulumi-svc takeover [--state <export.json|->] [--import-file import.json] [--code index.ts]
+ * lists an account's active app tokens and custom webhook templates that a stack does not manage yet, and writes
+ * Pulumi's import file and the TypeScript program that declares them (docs/takeover.md).
+ * The connection is the provider's: flags, then the `svc:*` keys of `--config` (the output of
+ * `pulumi config --json --show-secrets`), then SVC_* variables. Secrets are taken from the file or the environment only
+ * (never from flags, which other users of the machine can see), and never printed.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { basename } from "node:path";
+import { Command, Option } from "commander";
+import { accountOf, configure } from "../core/clients";
+import { resolveConnection } from "../core/connection";
+import { importFile, programCode } from "./takeoverCode";
+import { listCandidates, type Managed, managedBy } from "./takeoverListing";
+
+interface TakeoverOptions {
+  baseUrl?: string;
+  partnerId?: string;
+  appTokenId?: string;
+  appTokenHashType?: string;
+  config?: string;
+  state?: string;
+  importFile: string;
+  code: string;
+  force?: boolean;
+}
+
+/** The URL without user:password, should one be written into it: the program's header names the account, never a credential. */
+function withoutUserInfo(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.toString().replace(/\/$/, "");
+}
+
+const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? "" : "s"}`;
+
+/** A file's text, or standard input for "-" (read as a stream: readFileSync(0) fails with EAGAIN on a non-blocking pipe). */
+async function readInput(path: string): Promise<string> {
+  if (path !== "-") return readFileSync(path, "utf8");
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${what} is not JSON (${(error as Error).message})`);
+  }
+}
+
+/** `pulumi config --json --show-secrets`: { "svc:baseUrl": { "value": "...", "secret": false }, ... } (or plain values). */
+async function configLookup(path: string | undefined): Promise<(key: string) => string | undefined> {
+  if (!path) return () => undefined;
+  const config = parseJson(await readInput(path), `--config ${path}`) as Record<string, unknown>;
+  return (key) => {
+    const entry = config[key];
+    // Without --show-secrets a secret entry has no value: left unset (the error then names the missing setting).
+    const value = entry !== null && typeof entry === "object" ? (entry as { value?: unknown }).value : entry;
+    return value === undefined || value === null ? undefined : String(value);
+  };
+}
+
+export async function takeover(options: TakeoverOptions, out: (line: string) => void = console.log): Promise<{ imported: number }> {
+  if (options.state === "-" && options.config === "-") throw new Error("--state and --config cannot both be read from standard input");
+  const flags: Record<string, string | undefined> = {
+    "svc:baseUrl": options.baseUrl,
+    "svc:partnerId": options.partnerId,
+    "svc:appTokenId": options.appTokenId,
+    "svc:appTokenHashType": options.appTokenHashType,
+  };
+  const fromFile = await configLookup(options.config);
+  const lookup = (key: string) => flags[key] ?? fromFile(key);
+  resolveConnection(undefined, lookup); // fails early, naming what is missing (never a value)
+  configure({ get: lookup });
+  const account = accountOf(undefined)!;
+
+  const managed: Managed = options.state ? managedBy(parseJson(await readInput(options.state), `--state ${options.state}`)) : { ids: [], names: new Map() };
+  const started = performance.now();
+  const listing = await listCandidates(account.partnerId, managed);
+  const listedMs = Math.round(performance.now() - started);
+  const tokens = listing.candidates.filter((c) => c.definition.type === "AppToken").length;
+  const templates = listing.candidates.length - tokens;
+  out(
+    `partner ${account.partnerId}: ${listing.candidates.length + listing.managedCount + listing.skipped.length} objects (listed in ${listedMs} ms), ${listing.managedCount} already managed by the stack, ${listing.skipped.length} skipped`,
+  );
+  for (const skipped of listing.skipped) out(`  skipped ${skipped.type} ${skipped.id}: ${skipped.reason}`);
+  if (listing.candidates.length === 0) {
+    out("Nothing to import.");
+    return { imported: 0 };
+  }
+  for (const path of [options.importFile, options.code]) {
+    if (existsSync(path) && !options.force) throw new Error(`${path} exists; pass --force to overwrite it (or choose another path)`);
+  }
+  writeFileSync(options.importFile, `${JSON.stringify(importFile(listing.candidates), null, 2)}\n`);
+  writeFileSync(
+    options.code,
+    programCode(listing.candidates, { partnerId: account.partnerId, baseUrl: withoutUserInfo(account.baseUrl), importFile: basename(options.importFile) }),
+  );
+  out(`To import: ${plural(tokens, "app token")}, ${plural(templates, "webhook")}. Wrote ${options.importFile} and ${options.code}.`);
+  out(`Next: pulumi import --file ${options.importFile} --generate-code=false, then merge ${options.code} into the program; pulumi preview shows no change.`);
+  return { imported: listing.candidates.length };
+}
+
+export const program = new Command("pulumi-svc").description("pulumi-svc: Pulumi resources for the video platform");
+
+program
+  .command("takeover")
+  .description("list an account's app tokens and webhooks a stack does not manage; write Pulumi's import file and the TypeScript program for them")
+  .addOption(new Option("--base-url <url>", "the platform's api_v3 root (else svc:baseUrl of --config, else SVC_BASE_URL)"))
+  .addOption(new Option("--partner-id <n>", "the account's partner id (else svc:partnerId, else SVC_PARTNER_ID)"))
+  .addOption(new Option("--app-token-id <id>", "authenticate with this app token (its value: svc:appToken or SVC_APP_TOKEN)"))
+  .addOption(new Option("--app-token-hash-type <hash>", "that app token's hash type: SHA1, SHA256 or SHA512"))
+  .addOption(
+    new Option(
+      "--config <file>",
+      "stack config as JSON, the output of `pulumi config --json --show-secrets` (its svc:* keys, secrets included), or - for stdin",
+    ),
+  )
+  .addOption(new Option("--state <file>", "the stack's `pulumi stack export` (what it manages is left out), or - for stdin"))
+  .addOption(new Option("--import-file <file>", "where to write Pulumi's import file").default("import.json"))
+  .addOption(new Option("--code <file>", "where to write the TypeScript program").default("index.ts"))
+  .option("--force", "overwrite --import-file and --code when they exist")
+  .action(async (options: TakeoverOptions) => {
+    await takeover(options);
+  });
+
+if (require.main === module) {
+  program.parseAsync(process.argv).then(
+    () => process.exit(0),
+    (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`pulumi-svc: ${message}`);
+      process.exit(1);
+    },
+  );
+}

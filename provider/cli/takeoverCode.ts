@@ -1,0 +1,102 @@
+/**
+ * What `pulumi-svc takeover` writes: Pulumi's import file (type, name, id) and a TypeScript program on
+ * `pulumi-svc/native` whose inputs are the ones read from the account, so that the preview after
+ * `pulumi import --file` shows no change. Only input fields are written, never a secret: a token's value stays in the
+ * state (a secret output), and a template's write-once signSecret is left out (see the comment written beside it).
+ */
+import { sameValue } from "../core/diff";
+import { fieldsOf } from "../definitions/define";
+import { type Candidate, importTypeToken } from "./takeoverListing";
+
+/** Inputs a takeover never writes: how to reach the account (stack config does), adoption by id, rotation keepers. */
+const NOT_WRITTEN = new Set(["connection", "adoptId", "keepers"]);
+
+export interface ImportFile {
+  resources: { type: string; name: string; id: string }[];
+}
+
+export function importFile(candidates: readonly Candidate[]): ImportFile {
+  return { resources: candidates.map((c) => ({ type: importTypeToken(c.definition.type), name: c.name, id: c.id })) };
+}
+
+/** The inputs a program declares for `candidate`: every readable input field that differs from its default. */
+export function declaredInputs(candidate: Candidate): Record<string, unknown> {
+  const fields = fieldsOf(candidate.definition);
+  const declared: Record<string, unknown> = {};
+  for (const key of fields.inputKeys) {
+    if (NOT_WRITTEN.has(key) || fields.secretInputs.includes(key)) continue;
+    const value = candidate.inputs[key];
+    if (value === undefined || value === null) continue;
+    const fallback = fields.shape[key]?.safeParse(undefined);
+    if (fallback?.success && sameValue(fallback.data, value)) continue;
+    declared[key] = value;
+  }
+  return declared;
+}
+
+export interface ProgramHeader {
+  partnerId: number;
+  baseUrl: string;
+  /** The import file written beside the program, as the user names it. */
+  importFile: string;
+}
+
+/** The TypeScript program declaring every candidate, protected as `pulumi import` leaves them. */
+export function programCode(candidates: readonly Candidate[], header: ProgramHeader): string {
+  const variables = new Set(["pulumi", "svc", "config"]);
+  const hasTemplates = candidates.some((c) => "signSecret" in c.definition.inputs);
+  const lines = [
+    `// Written by \`pulumi-svc takeover\` from partner ${header.partnerId} at ${header.baseUrl}: ${count(candidates, "AppToken")} app token(s), ${count(candidates, "HttpNotificationTemplate")} webhook(s).`,
+    `// Adopt them with \`pulumi import --file ${header.importFile} --generate-code=false\`; after that \`pulumi preview\` shows no change.`,
+    "// Every input is the value read from the account. Token values are never written here: each token's `token` output",
+    "// holds it, as a secret, once imported.",
+    'import * as svc from "pulumi-svc/native";',
+    "",
+  ];
+  if (hasTemplates) {
+    lines.push(
+      "// signSecret is write-once on the platform and cannot be read back, so the webhooks below leave it out: the platform",
+      "// keeps the secret it has, and the preview stays clean. To manage one: `pulumi config set --secret <name>SignSecret ...`,",
+      '// `const config = new pulumi.Config();` (import * as pulumi from "@pulumi/pulumi") and uncomment its signSecret line;',
+      "// the next `pulumi up` then writes that value to the platform (deliveries are signed with it from then on).",
+      "",
+    );
+  }
+  for (const candidate of candidates) {
+    const variable = uniqueVariable(candidate.name, variables);
+    variables.add(variable);
+    const args = Object.entries(declaredInputs(candidate)).map(([key, value]) => `  ${key}: ${literal(value)},`);
+    if ("signSecret" in candidate.definition.inputs) args.push(`  // signSecret: config.requireSecret(${literal(`${variable}SignSecret`)}),`);
+    const type = candidate.definition.type;
+    lines.push(
+      `// ${type} ${candidate.id}`,
+      args.length === 0
+        ? `const ${variable} = new svc.${type}(${literal(candidate.name)}, {}, { protect: true });`
+        : `const ${variable} = new svc.${type}(\n  ${literal(candidate.name)},\n  {\n${args.map((a) => `  ${a}`).join("\n")}\n  },\n  { protect: true },\n);`,
+      "",
+    );
+  }
+  return `${lines.join("\n").trimEnd()}\n`;
+}
+
+function count(candidates: readonly Candidate[], type: string): number {
+  return candidates.filter((c) => c.definition.type === type).length;
+}
+
+/** Strings, numbers and booleans (what the readable inputs are) as TypeScript literals. */
+const literal = (value: unknown): string => JSON.stringify(value);
+
+const RESERVED = new Set(
+  "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with let static yield await implements interface package private protected public arguments eval undefined".split(
+    " ",
+  ),
+);
+
+/** camelCase of the resource name, a valid identifier not used yet. */
+function uniqueVariable(name: string, used: Set<string>): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  let base = words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1).toLowerCase())).join("") || "resource";
+  if (/^[0-9]/.test(base) || RESERVED.has(base)) base = `r${base[0]!.toUpperCase()}${base.slice(1)}`;
+  if (!used.has(base)) return base;
+  for (let n = 2; ; n++) if (!used.has(`${base}${n}`)) return `${base}${n}`;
+}

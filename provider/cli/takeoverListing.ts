@@ -1,0 +1,119 @@
+/**
+ * What `pulumi-svc takeover` offers to import: every object the definitions' `list()` finds in the account, minus
+ * what a stack already manages (its `pulumi stack export`), each with a Pulumi resource name that is valid and unique
+ * (among the candidates and the names the stack already uses for that type).
+ */
+import { DEFINITIONS } from "../definitions";
+import type { Existing, ResourceDefinition } from "../definitions/define";
+import { dynamicTypeToken } from "../resources/typeToken";
+
+/** The plugin's type token, the one an import file names (`pulumi import` needs a provider that can Read by id). */
+export const importTypeToken = (type: string): string => `svc:index:${type}`;
+
+export interface Candidate {
+  definition: ResourceDefinition;
+  id: string;
+  /** The resource name in the import file and the program (unique in this run and in the stack, for its type). */
+  name: string;
+  inputs: Record<string, unknown>;
+}
+
+/** The stack's svc resources: the ids it manages (with their account, when the state records it) and the names it uses. */
+export interface Managed {
+  ids: { type: string; id: string; partnerId?: number }[];
+  names: Map<string, Set<string>>;
+}
+
+interface StateResource {
+  urn?: string;
+  type?: string;
+  id?: string;
+  external?: boolean;
+  outputs?: Record<string, unknown>;
+}
+
+/** Reads a `pulumi stack export` (version 3 deployment): every resource of an svc type, dynamic or plugin. */
+export function managedBy(exported: unknown): Managed {
+  const deployment = (exported as { deployment?: { resources?: StateResource[] } } | undefined)?.deployment;
+  if (!deployment || typeof deployment !== "object") throw new Error("the state is not the output of `pulumi stack export` (no deployment)");
+  const managed: Managed = { ids: [], names: new Map() };
+  for (const resource of deployment.resources ?? []) {
+    const type = typeOf(resource.type ?? "");
+    if (!type) continue;
+    const name = (resource.urn ?? "").split("::").pop();
+    if (name) managed.names.set(type, (managed.names.get(type) ?? new Set()).add(name));
+    // An object read with .get() (external) is not managed by the stack: it stays a candidate.
+    if (resource.external || !resource.id) continue;
+    const partnerId = resource.outputs?.partnerId;
+    managed.ids.push({ type, id: resource.id, ...(typeof partnerId === "number" ? { partnerId } : {}) });
+  }
+  return managed;
+}
+
+/** `AppToken` for either of its type tokens (`pulumi-nodejs:dynamic/svc:AppToken`, `svc:index:AppToken`). */
+function typeOf(token: string): string | undefined {
+  return DEFINITIONS.find((d) => token === dynamicTypeToken(d.type) || token === importTypeToken(d.type))?.type;
+}
+
+export interface Listing {
+  candidates: Candidate[];
+  /** Found in the account and already managed by the stack. */
+  managedCount: number;
+  /** Found but not importable as a clean program (e.g. a template whose event is not in the catalog), with why. */
+  skipped: { type: string; id: string; reason: string }[];
+}
+
+/** Lists the account (the provider's connection, as configured) and keeps what the stack does not manage. */
+export async function listCandidates(partnerId: number, managed: Managed, definitions: readonly ResourceDefinition[] = DEFINITIONS): Promise<Listing> {
+  const found = await Promise.all(definitions.map(async (definition) => ({ definition, existing: (await definition.list?.()) ?? [] })));
+  const taken = new Set<string>();
+  const listing: Listing = { candidates: [], managedCount: 0, skipped: [] };
+  for (const { definition, existing } of found) {
+    const used = managed.names.get(definition.type) ?? new Set<string>();
+    const named = existing.map((object) => ({ object, base: resourceName(object, definition.type) }));
+    named.sort((a, b) => a.base.localeCompare(b.base) || a.object.id.localeCompare(b.object.id, undefined, { numeric: true }));
+    for (const { object, base } of named) {
+      if (managed.ids.some((m) => m.type === definition.type && m.id === object.id && (m.partnerId === undefined || m.partnerId === partnerId))) {
+        listing.managedCount++;
+        continue;
+      }
+      const reason = unimportable(definition, object);
+      if (reason) {
+        listing.skipped.push({ type: definition.type, id: object.id, reason });
+        continue;
+      }
+      const name = uniqueName(base, (n) => taken.has(n) || used.has(n));
+      taken.add(name);
+      listing.candidates.push({ definition, id: object.id, name, inputs: object.inputs });
+    }
+  }
+  return listing;
+}
+
+/** Why an object cannot become a clean program; undefined when it can. */
+function unimportable(definition: ResourceDefinition, object: Existing): string | undefined {
+  // A template's source is named by the event it reacts to; without a catalog event the program cannot declare one.
+  if ("event" in definition.inputs && object.inputs.event === undefined) {
+    return `reacts to an event outside the catalog (eventType ${String(object.inputs.eventType)}, eventObjectType ${String(object.inputs.eventObjectType)})`;
+  }
+  return undefined;
+}
+
+/** A Pulumi resource name from the object's description or system name: lower-case words joined by "-". */
+export function resourceName(object: Existing, type: string): string {
+  const slug = slugOf(object.name).slice(0, 60).replace(/-+$/, "");
+  const id = slugOf(object.id);
+  // No description (the definition names it by its id): the kind and the id.
+  return slug && slug !== id ? slug : `${type === "AppToken" ? "token" : "webhook"}-${id}`;
+}
+
+const slugOf = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+
+export function uniqueName(base: string, taken: (name: string) => boolean): string {
+  if (!taken(base)) return base;
+  for (let n = 2; ; n++) if (!taken(`${base}-${n}`)) return `${base}-${n}`;
+}
