@@ -45,6 +45,7 @@ export interface Existing {
   inputs: Record<string, unknown>;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a list of definitions holds each with its own types (its functions take them as arguments)
 export interface ResourceDefinition<Inputs extends Record<string, unknown> = any, State extends Record<string, unknown> = any> {
   /** The type name: `svc:index:<type>` in the plugin, `pulumi-nodejs:dynamic/svc:<type>` for the dynamic resource. */
   type: string;
