@@ -12,7 +12,7 @@ export type { MultiRequestEntry, MultiRequestResult } from "./platform/multirequ
 export { SessionHandle } from "./auth/sessionManager";
 export { appTokenHash } from "./auth/tokenHash";
 export type { ClientAuth, AdminSecretAuth, AppTokenAuth, KsAuth } from "./auth/credentials";
-export { paginate, type Paginated, type Page } from "./pagination";
+export { paginate, type Paginated, type Page } from "./core/pagination";
 export {
   SvcError,
   SvcApiError,
@@ -24,7 +24,7 @@ export {
   SvcAbortError,
   SvcSessionError,
   type SvcErrorCode,
-} from "./errors";
+} from "./core/errors";
 /** Per-call options and the telemetry events of `onEvent`. */
 export type { CallOptions, TransportEvent } from "./transport";
 export {

@@ -10,6 +10,7 @@ import { AppTokens } from "./platform/appTokens";
 import { EventNotificationTemplates } from "./platform/eventNotificationTemplates";
 import { multirequest, type MultiRequestEntry, type MultiRequestResult } from "./platform/multirequest";
 import { PlatformApi } from "./platform/platformApi";
+import { PlatformWire } from "./platform/platformWire";
 import { SessionService } from "./platform/sessionService";
 import { validateInput } from "./platform/validate";
 
@@ -102,12 +103,13 @@ export class SvcClient {
       onEvent: parsed.onEvent,
       retry: parsed.retry,
     });
-    this.api = new PlatformApi(this.baseUrl, this.transport);
+    // Built in dependency order: the wire, the sessions made on it, then the api that uses those sessions.
+    const wire = new PlatformWire(this.baseUrl, this.transport);
+    const sessionService = new SessionService(wire);
+    const manager = createSessionManager(auth, { partnerId: this.partnerId, sessions: sessionService, wire });
+    this.api = new PlatformApi(wire, manager);
     this.appTokens = new AppTokens(this.api);
     this.templates = new EventNotificationTemplates(this.api);
-    const sessionService = new SessionService(this.api);
-    const manager = createSessionManager(auth, { partnerId: this.partnerId, sessions: sessionService, appTokens: this.appTokens });
-    this.api.attachSessions(manager);
     this.sessions = new ClientSessions(manager, sessionService);
   }
 

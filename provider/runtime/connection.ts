@@ -9,7 +9,7 @@ import type { ConnectionInput } from "../schemas/connection";
 export interface ResolvedConnection {
   baseUrl: string;
   partnerId: number;
-  auth: { adminSecret: string } | { appTokenId: string; appToken: string; hashType: HashType } | { ks: string };
+  auth: { adminSecret: string } | { appTokenId: string; appToken: string; hashType?: HashType } | { ks: string };
   /** Timeout of one HTTP attempt (the answer's headers, then its body). */
   requestTimeoutMs: number;
   /** Requests in flight at once over this connection's one client (stack config only: it is per process). */
@@ -78,7 +78,7 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
   if (appTokenId || appToken) {
     if (!appTokenId || !appToken)
       throw new ConnectionError(`An app token needs both ${where("appTokenId")} and ${where("appToken")} (set the value with --secret)`);
-    const hashType = HashType.safeParse(pick("appTokenHashType") ?? "SHA256");
+    const hashType = HashType.optional().safeParse(pick("appTokenHashType"));
     if (!hashType.success) throw new ConnectionError(`svc:appTokenHashType must be one of ${HashType.options.join(", ")}`);
     return { ...common, auth: { appTokenId, appToken, hashType: hashType.data } };
   }

@@ -11,9 +11,10 @@ import {
   Pager,
   SessionTypeValue,
 } from "../../contract/platform";
-import { paginate, type Paginated } from "../pagination";
+import { paginate, type Paginated } from "../core/pagination";
 import type { CallOptions } from "../transport";
 import type { PlatformApi } from "./platformApi";
+import type { PlatformWire } from "./platformWire";
 import { validateInput } from "./validate";
 
 const SERVICE = "appToken";
@@ -88,8 +89,13 @@ export class AppTokens {
   }
 
   /** Exchange a token for a session; `ks` is the (widget) session the tokenHash was computed with. */
-  async startSession(input: StartAppTokenSessionInput, ks: string, options?: CallOptions): Promise<AppTokenSession> {
-    const params = validateInput(StartAppTokenSessionInput, input, "appTokens.startSession");
-    return this.api.call({ service: SERVICE, action: "startSession", params, schema: AppTokenSession, auth: { ks } }, options);
+  startSession(input: StartAppTokenSessionInput, ks: string, options?: CallOptions): Promise<AppTokenSession> {
+    return startAppTokenSession(this.api.wire, input, ks, options);
   }
+}
+
+/** appToken.startSession on the wire: the client's session source uses it before any managed session exists. */
+export function startAppTokenSession(wire: PlatformWire, input: StartAppTokenSessionInput, ks: string, options?: CallOptions): Promise<AppTokenSession> {
+  const params = validateInput(StartAppTokenSessionInput, input, "appTokens.startSession");
+  return wire.call({ service: SERVICE, action: "startSession", params, schema: AppTokenSession }, ks, options);
 }

@@ -6,8 +6,8 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Dispatcher } from "undici";
-import { SvcAbortError, SvcError, SvcNetworkError, SvcTimeoutError } from "../errors";
-import { redact } from "../redact";
+import { SvcAbortError, SvcError, SvcNetworkError, SvcTimeoutError } from "../core/errors";
+import { redact } from "../core/redact";
 import { errnoOf, sendOnce } from "./attempt";
 import { TRANSPORT_DEFAULTS, type Transport, type TransportEvent, type TransportOptions, type TransportRequest, type TransportResponse } from "./options";
 import { createRequestGate } from "./requestGate";

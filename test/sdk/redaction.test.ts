@@ -9,7 +9,7 @@ import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SvcClient, type SvcClientOptions, type TransportEvent } from "../../sdk";
-import { redact } from "../../sdk/redact";
+import { redact } from "../../sdk/core/redact";
 import { appTokenProvider } from "../../provider/runtime/appTokenProvider";
 import { configure, resetForTests } from "../../provider/runtime/clients";
 import { apiError, harness, KS } from "./helpers";
