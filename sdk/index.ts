@@ -24,6 +24,7 @@ export {
   SvcAbortError,
   SvcSessionError,
   type SvcErrorCode,
+  type PlatformErrorCode,
 } from "./core/errors";
 /** Per-call options and the telemetry events of `onEvent`. */
 export type { CallOptions, TransportEvent } from "./transport";

@@ -1,5 +1,6 @@
 /** SvcClient: the public api_v3 client (app tokens, templates, sessions, multirequest) on one transport. */
 import { z } from "zod";
+import { BaseUrl, normalizeBaseUrl } from "../contract/baseUrl";
 import type { Dispatcher } from "undici";
 import { parseAuth, type ClientAuth } from "./auth/credentials";
 import { createSessionManager } from "./auth/sessionSource";
@@ -39,7 +40,7 @@ export interface SvcClientOptions {
 }
 
 const Options = z.object({
-  baseUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://host/api_v3" }),
+  baseUrl: BaseUrl,
   partnerId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/, "must be a positive integer").transform(Number)]),
   auth: z.unknown(),
   timeoutMs: z.number().int().positive().optional(),
@@ -91,7 +92,7 @@ export class SvcClient {
     const parsed = validateInput(Options, options, "SvcClient");
     const auth = parseAuth(options.auth);
     this.partnerId = parsed.partnerId;
-    this.baseUrl = parsed.baseUrl.replace(/\/+$/, "");
+    this.baseUrl = normalizeBaseUrl(parsed.baseUrl);
     this.transport = createTransport({
       timeoutMs: parsed.timeoutMs,
       maxRetries: parsed.maxRetries,

@@ -19,7 +19,7 @@ import {
 import { ApiCall, type ServiceDefinition } from "../api/call";
 import { paginate } from "../api/pager";
 import type { EmulatorContext } from "../context";
-import { ApiError, cannotBeNull, invalidEnum, notUpdatable } from "../errors";
+import { cannotBeNull, invalidEnum, notUpdatable } from "../errors";
 import { parsePrivileges } from "../sessions/ks";
 import { startSessionAction } from "./appTokenSession";
 import { findAppToken, type AppTokenRecord } from "./appTokenRecords";

@@ -3,6 +3,7 @@
  * input first, then stack config (`svc:*`, handed to configure() by the engine, secrets decrypted), then the
  * environment (SVC_*). Credentials are never captured into the serialized provider nor copied into state by us.
  */
+import { BASE_URL_EXPECTATION, isBaseUrl } from "../../contract/baseUrl";
 import { HashType } from "../../contract/platform";
 import type { ConnectionInput } from "../schemas/connection";
 
@@ -53,7 +54,7 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
 
   const baseUrl = pick("baseUrl");
   if (!baseUrl) throw new ConnectionError(`No platform URL: set ${where("baseUrl")}, e.g. https://<host>/api_v3`);
-  if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new ConnectionError(`svc:baseUrl must be an http(s) URL ending in /api_v3`);
+  if (!isBaseUrl(baseUrl)) throw new ConnectionError(`svc:baseUrl must be ${BASE_URL_EXPECTATION}`);
   const partnerText = pick("partnerId");
   const partnerId = Number(partnerText);
   if (!partnerText || !Number.isInteger(partnerId) || partnerId <= 0)

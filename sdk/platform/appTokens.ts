@@ -9,7 +9,7 @@ import {
   AppTokenUpdateFields,
   OBJECT_TYPES,
   Pager,
-  SessionTypeValue,
+  StartAppTokenSessionParams,
 } from "../../contract/platform";
 import { paginate, type Paginated } from "../core/pagination";
 import type { CallOptions } from "../transport";
@@ -21,14 +21,8 @@ const SERVICE = "appToken";
 const Id = z.string().min(1, "must be a non-empty string");
 const VoidResponse = z.unknown();
 
-export const StartAppTokenSessionInput = z.strictObject({
-  id: Id,
-  tokenHash: z.string().regex(/^[0-9a-f]+$/, "must be lower-case hex"),
-  userId: z.string().optional(),
-  type: SessionTypeValue.optional(),
-  expiry: z.number().int().min(0).optional(),
-  sessionPrivileges: z.string().optional(),
-});
+/** appToken.startSession's parameters (the contract's), unknown keys refused. */
+export const StartAppTokenSessionInput = z.strictObject(StartAppTokenSessionParams.shape);
 export type StartAppTokenSessionInput = z.input<typeof StartAppTokenSessionInput>;
 
 // Built once: a zod schema compiles itself on its first parse, so one made per call costs that every call.

@@ -3,22 +3,15 @@
  * PlatformApi: these calls make (or end) the sessions PlatformApi uses, so they never need one themselves.
  */
 import { z } from "zod";
-import { SessionString, SessionTypeValue, WidgetSession } from "../../contract/platform";
+import { SessionString, StartSessionParams, WidgetSession } from "../../contract/platform";
 import type { CallOptions } from "../transport";
 import type { PlatformWire } from "./platformWire";
 import { validateInput } from "./validate";
 
 const SERVICE = "session";
 
-export const StartSessionInput = z.strictObject({
-  secret: z.string().min(1, "must be a non-empty string"),
-  partnerId: z.number().int().positive(),
-  type: SessionTypeValue,
-  userId: z.string().optional(),
-  /** Seconds of validity (the platform's default is 86400). */
-  expiry: z.number().int().positive().optional(),
-  privileges: z.string().optional(),
-});
+/** session.start's parameters (the contract's), unknown keys refused. */
+export const StartSessionInput = z.strictObject(StartSessionParams.shape);
 export type StartSessionInput = z.input<typeof StartSessionInput>;
 
 export class SessionService {
