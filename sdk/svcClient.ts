@@ -5,7 +5,7 @@ import type { Dispatcher } from "undici";
 import { parseAuth, type ClientAuth } from "./auth/credentials";
 import { createSessionManager } from "./auth/sessionSource";
 import type { SessionHandle, SessionManager } from "./auth/sessionManager";
-import { createTransport, type CallOptions, type Transport, type TransportEvent } from "./transport";
+import { type CallOptions, HttpTransport, type TransportEvent } from "./transport";
 import type { RetryTuning } from "./transport/options";
 import { AppTokens } from "./platform/appTokens";
 import { EventNotificationTemplates } from "./platform/eventNotificationTemplates";
@@ -86,14 +86,14 @@ export class SvcClient {
   readonly templates: EventNotificationTemplates;
   readonly sessions: ClientSessions;
   private readonly api: PlatformApi;
-  private readonly transport: Transport;
+  private readonly transport: HttpTransport;
 
   constructor(options: SvcClientOptions) {
     const parsed = validateInput(Options, options, "SvcClient");
     const auth = parseAuth(options.auth);
     this.partnerId = parsed.partnerId;
     this.baseUrl = normalizeBaseUrl(parsed.baseUrl);
-    this.transport = createTransport({
+    this.transport = new HttpTransport({
       timeoutMs: parsed.timeoutMs,
       maxRetries: parsed.maxRetries,
       connections: parsed.connections,

@@ -7,7 +7,7 @@
  */
 import type { z } from "zod";
 import { SvcApiError } from "../core/errors";
-import type { CallOptions, Transport, TransportResponse } from "../transport";
+import type { CallOptions, HttpTransport, TransportResponse } from "../transport";
 import { isIdempotentAction, isNotFoundAfterRetriedDelete } from "./actionSafety";
 import { type CallLabel, readBody } from "./apiResponse";
 import { encodeForm, type FormParams } from "./formEncode";
@@ -33,7 +33,7 @@ export class PlatformWire {
   constructor(
     /** The api_v3 root without a trailing slash (see contract/baseUrl.ts). */
     readonly baseUrl: string,
-    private readonly transport: Transport,
+    private readonly transport: HttpTransport,
   ) {}
 
   /** service.action with `ks` (undefined: no ks), its answer read and validated. */
