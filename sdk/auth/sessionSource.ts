@@ -33,37 +33,43 @@ export interface SessionSourceDeps {
 export function createSessionManager(auth: ParsedAuth, deps: SessionSourceDeps): SessionManager {
   const now = deps.now ?? Date.now;
   const end = (ks: string, options: CallOptions): Promise<void> => deps.sessions.end(ks, options);
-
   if (auth.kind === "ks") {
     const manager = new SessionManager({ mint: () => Promise.resolve({ ks: auth.ks }), end, renewable: false, now });
     manager.seed({ ks: auth.ks });
     return manager;
   }
+  const mint = auth.kind === "adminSecret" ? adminSecretMint(auth, deps, now) : appTokenMint(auth, deps, now);
+  return new SessionManager({ mint, end, renewable: true, now });
+}
 
-  if (auth.kind === "adminSecret") {
-    registerSecret(auth.adminSecret);
-    const expiry = auth.sessionExpiry ?? SESSION_DEFAULTS.expirySeconds;
-    const mint = async (options: CallOptions): Promise<MintedSession> => {
-      const startedAt = now();
-      const ks = await deps.sessions.start(
-        {
-          secret: auth.adminSecret,
-          partnerId: deps.partnerId,
-          type: SessionType.ADMIN,
-          userId: auth.userId,
-          expiry,
-          privileges: auth.privileges ?? SESSION_DEFAULTS.adminPrivileges,
-        },
-        options,
-      );
-      return { ks, expiresAt: startedAt + expiry * 1000 };
-    };
-    return new SessionManager({ mint, end, renewable: true, now });
-  }
+type Mint = (options: CallOptions) => Promise<MintedSession>;
 
+/** session.start with the admin secret. */
+function adminSecretMint(auth: Extract<ParsedAuth, { kind: "adminSecret" }>, deps: SessionSourceDeps, now: () => number): Mint {
+  registerSecret(auth.adminSecret);
+  const expiry = auth.sessionExpiry ?? SESSION_DEFAULTS.expirySeconds;
+  return async function mintAdminSession(options) {
+    const startedAt = now();
+    const ks = await deps.sessions.start(
+      {
+        secret: auth.adminSecret,
+        partnerId: deps.partnerId,
+        type: SessionType.ADMIN,
+        userId: auth.userId,
+        expiry,
+        privileges: auth.privileges ?? SESSION_DEFAULTS.adminPrivileges,
+      },
+      options,
+    );
+    return { ks, expiresAt: startedAt + expiry * 1000 };
+  };
+}
+
+/** A widget session, then appToken.startSession with the token's hash (its type found when not given). */
+function appTokenMint(auth: Extract<ParsedAuth, { kind: "appToken" }>, deps: SessionSourceDeps, now: () => number): Mint {
   registerSecret(auth.appToken);
   const hashTypes = createHashTypeFinder(auth.hashType, auth.appToken);
-  const mint = async (options: CallOptions): Promise<MintedSession> => {
+  return async function mintAppTokenSession(options) {
     const startedAt = now();
     const widget = await deps.sessions.startWidgetSession(`_${deps.partnerId}`, undefined, options);
     registerSecret(widget.ks);
@@ -84,5 +90,4 @@ export function createSessionManager(auth: ParsedAuth, deps: SessionSourceDeps):
     const expiresAt = session.expiry ? session.expiry * 1000 : auth.sessionExpiry ? startedAt + auth.sessionExpiry * 1000 : undefined;
     return { ks: session.ks, expiresAt };
   };
-  return new SessionManager({ mint, end, renewable: true, now });
 }
