@@ -112,7 +112,7 @@ program
       controlUrl: emu.controlUrl,
       avatarApiUrl: emu.avatarApiUrl,
       avatarVideoUrl: emu.avatarVideoUrl,
-      turnUrl: emu.turnUrl,
+      turnUrl: emu.turnUrl ?? null,
       stateFile: o.state ?? null,
     };
     if (o.json) {
@@ -128,7 +128,9 @@ program
           `  control API   ${info.controlUrl}`,
           `  avatar API    ${info.avatarApiUrl}`,
           `  avatar video  ${info.avatarVideoUrl}`,
-          `  avatar TURN   ${info.turnUrl}   (per-session credentials from init-client)`,
+          info.turnUrl
+            ? `  avatar TURN   ${info.turnUrl}   (per-session credentials from init-client)`
+            : "  avatar media  off: npm install werift node-turn (optional packages) for WHEP and TURN",
           `  state         ${o.state ?? "in memory (lost on exit)"}`,
           "To point Pulumi stacks and the sdk at it (the provider reads these when svc:* config is not set):",
           `  export SVC_BASE_URL=${info.baseUrl} SVC_PARTNER_ID=${info.partnerId} SVC_ADMIN_SECRET=${info.adminSecret}`,

@@ -168,6 +168,8 @@ describe("the package as a user installs it", () => {
     expect(existsSync(join(modules, "pulumi-svc", "node_modules", "@pulumi"))).toBe(false);
     // dev tools of the repo stay out of a user's install
     for (const name of ["vitest", "esbuild", "nock", "playwright-core", "node"]) expect(existsSync(join(modules, name)), name).toBe(false);
+    // nor does the emulator's media stack (optional peer dependencies, docs/packaging.md)
+    for (const name of ["werift", "mediabunny", "node-turn"]) expect(existsSync(join(modules, name)), name).toBe(false);
   });
 
   it("every export resolves, the browser condition gives the ES module bundle, and a strict tsc passes", async () => {
@@ -228,6 +230,8 @@ describe("the package as a user installs it", () => {
     info = emulator.info;
     expect(info).toMatchObject({ partnerId: 4242, adminSecret: "consumer-admin-secret-01" });
     expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api_v3$/);
+    // Without the optional media stack the emulator runs all the same, with no TURN relay.
+    expect(info.turnUrl).toBeNull();
   }, 60_000);
 
   it("the plain pulumi CLI: stack init, config set --secret, up, preview --expect-no-changes, destroy", async () => {
