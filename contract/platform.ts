@@ -193,6 +193,29 @@ export type Pager = z.input<typeof Pager>;
 
 // ---- sessions ----------------------------------------------------------------------------------
 
+/** session.start's parameters. */
+export const StartSessionParams = z.object({
+  secret: z.string().min(1, "must be a non-empty string"),
+  partnerId: z.number().int().positive(),
+  type: SessionTypeValue,
+  userId: z.string().optional(),
+  /** Seconds of validity (the platform's default is 86400). */
+  expiry: z.number().int().positive().optional(),
+  privileges: z.string().optional(),
+});
+export type StartSessionParams = z.input<typeof StartSessionParams>;
+
+/** appToken.startSession's parameters; the ks sent with it is the one `tokenHash` was computed with. */
+export const StartAppTokenSessionParams = z.object({
+  id: z.string().min(1, "must be a non-empty string"),
+  tokenHash: z.string().regex(/^[0-9a-f]+$/, "must be lower-case hex"),
+  userId: z.string().optional(),
+  type: SessionTypeValue.optional(),
+  expiry: z.number().int().min(0).optional(),
+  sessionPrivileges: z.string().optional(),
+});
+export type StartAppTokenSessionParams = z.input<typeof StartAppTokenSessionParams>;
+
 /** session.start and appToken.startSession answer with a JSON string: the ks. */
 export const SessionString = z.string().min(1);
 
@@ -207,15 +230,6 @@ export const AppTokenSession = z.looseObject({
   objectType: z.string().optional(),
 });
 export type AppTokenSession = z.infer<typeof AppTokenSession>;
-
-/** session.startWidgetSession's response: a widget ks, usable only for appToken.startSession. */
-export const StartWidgetSessionResponse = z.looseObject({
-  ks: z.string().min(1),
-  partnerId: z.number().int(),
-  userId: z.string().optional(),
-  objectType: z.literal(OBJECT_TYPES.widgetSession),
-});
-export type StartWidgetSessionResponse = z.infer<typeof StartWidgetSessionResponse>;
 
 // ---- event notification templates -------------------------------------------------------------
 

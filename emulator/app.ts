@@ -10,13 +10,13 @@ import type { EmulatorContext } from "./context";
 import { createControlRoutes } from "./control/routes";
 import { errorResponse } from "./errors";
 import { faultInjection } from "./middleware/faults";
-import { createAppTokenService } from "./platform/appToken";
+import { APP_TOKEN_SERVICE } from "./platform/appToken";
 import { createEntryServices } from "./platform/entry";
 import { createEventNotificationTemplateService } from "./platform/eventNotificationTemplate";
 import { createSessionService } from "./platform/session";
 
 export function platformServices(ctx: EmulatorContext): ServiceDefinition[] {
-  return [createSessionService(ctx), createAppTokenService(ctx), createEventNotificationTemplateService(ctx), ...createEntryServices(ctx)];
+  return [createSessionService(ctx), APP_TOKEN_SERVICE, createEventNotificationTemplateService(ctx), ...createEntryServices(ctx)];
 }
 
 export function createEmulatorApp(ctx: EmulatorContext): Hono {

@@ -123,7 +123,7 @@ program
       controlUrl: emu.controlUrl,
       avatarApiUrl: emu.avatarApiUrl,
       avatarVideoUrl: emu.avatarVideoUrl,
-      turnUrl: emu.turnUrl,
+      turnUrl: emu.turnUrl ?? null,
       smtpUrl: emu.smtpUrl,
       stateFile: o.state ?? null,
     };
@@ -140,7 +140,9 @@ program
           `  control API   ${info.controlUrl}`,
           `  avatar API    ${info.avatarApiUrl}`,
           `  avatar video  ${info.avatarVideoUrl}`,
-          `  avatar TURN   ${info.turnUrl}   (per-session credentials from init-client)`,
+          info.turnUrl
+            ? `  avatar TURN   ${info.turnUrl}   (per-session credentials from init-client)`
+            : "  avatar media  off: npm install werift node-turn (optional packages) for WHEP and TURN",
           `  mail sink     ${info.smtpUrl}   (email templates deliver here; see GET /_emulator/mailbox)`,
           `  state         ${o.state ?? "in memory (lost on exit)"}`,
           "To point Pulumi stacks and the sdk at it (the provider reads these when svc:* config is not set):",

@@ -13,9 +13,9 @@ import { OBJECT_TYPES, type ErrorCode } from "../contract/platform";
 export type ApiErrorArgs = Record<string, string | number>;
 
 export class ApiError extends Error {
-  readonly code: ErrorCode | string;
+  readonly code: ErrorCode;
   readonly args: ApiErrorArgs;
-  constructor(code: ErrorCode | string, message: string, args: ApiErrorArgs = {}) {
+  constructor(code: ErrorCode, message: string, args: ApiErrorArgs = {}) {
     super(message);
     this.name = "ApiError";
     this.code = code;
@@ -23,7 +23,7 @@ export class ApiError extends Error {
   }
 
   /** The platform's error object: `args` is `[]` when empty, as the real service sends it. */
-  toBody(): { code: string; message: string; objectType: typeof OBJECT_TYPES.exception; args: ApiErrorArgs | [] } {
+  toBody(): { code: ErrorCode; message: string; objectType: typeof OBJECT_TYPES.exception; args: ApiErrorArgs | [] } {
     return {
       code: this.code,
       message: this.message,

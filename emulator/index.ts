@@ -9,6 +9,7 @@ import type { Hono } from "hono";
 import { createEmulatorApp } from "./app";
 import { avatarStateOf } from "./avatar";
 import { createEmulatorContext, type EmulatorContext, type EmulatorOptions } from "./context";
+import { isInstalled } from "./optionalPackages";
 
 export { createEmulatorApp, platformServices } from "./app";
 export { createEmulatorContext } from "./context";
@@ -36,7 +37,8 @@ export interface RunningEmulator {
   avatarApiUrl: string;
   avatarVideoUrl: string;
   /** The avatar sessions' TURN server (UDP, per-session credentials from init-client): turn:HOST:PORT?transport=udp */
-  turnUrl: string;
+  /** Undefined when the optional package node-turn is not installed. */
+  turnUrl: string | undefined;
   /** http://HOST:PORT/_emulator */
   controlUrl: string;
   /** The mail sink email templates deliver to: smtp://HOST:PORT (what it got: GET /_emulator/mailbox). */
@@ -61,10 +63,11 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
   const http = server! as Server;
   http.keepAliveTimeout = 5_000;
   const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  // The avatar media plane: the TURN server starts with the emulator (its port is printed by the CLI).
+  // The avatar media plane: the TURN server starts with the emulator (its port is printed by the CLI), when its
+  // optional package is installed; without it init-client says what to install.
   const avatarMedia = avatarStateOf(ctx).media;
   avatarMedia.configureTurn(host, opts.turnPort ?? 0);
-  const turn = await avatarMedia.turn();
+  const turn = isInstalled("node-turn") ? await avatarMedia.turn() : undefined;
   // The mail sink of email templates starts with the emulator (its port is printed by the CLI).
   const smtpUrl = await ctx.mail.sink.url().catch(async (err: Error) => {
     // e.g. --smtp-port already taken: release what started, then say which port.
@@ -79,7 +82,7 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
     baseUrl: `${origin}/api_v3`,
     avatarApiUrl: `${origin}/avatar-api`,
     avatarVideoUrl: `${origin}/avatar-video`,
-    turnUrl: turn.url,
+    turnUrl: turn?.url,
     controlUrl: `${origin}/_emulator`,
     smtpUrl,
     port,

@@ -27,7 +27,7 @@ export type { MultiRequestEntry, MultiRequestResult } from "./platform/multirequ
 export { SessionHandle } from "./auth/sessionManager";
 export { appTokenHash } from "./auth/tokenHash";
 export type { ClientAuth, AdminSecretAuth, AppTokenAuth, KsAuth } from "./auth/credentials";
-export { paginate, type Paginated, type Page } from "./pagination";
+export { paginate, type Paginated, type Page } from "./core/pagination";
 export {
   SvcError,
   SvcApiError,
@@ -39,7 +39,8 @@ export {
   SvcAbortError,
   SvcSessionError,
   type SvcErrorCode,
-} from "./errors";
+  type PlatformErrorCode,
+} from "./core/errors";
 /** Per-call options and the telemetry events of `onEvent`. */
 export type { CallOptions, TransportEvent } from "./transport";
 export {

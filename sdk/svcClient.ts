@@ -1,16 +1,18 @@
 /** SvcClient: the public api_v3 client (app tokens, templates, sessions, multirequest) on one transport. */
 import { z } from "zod";
+import { BaseUrl, normalizeBaseUrl } from "../contract/baseUrl";
 import type { Dispatcher } from "undici";
 import { parseAuth, type ClientAuth } from "./auth/credentials";
 import { createSessionManager } from "./auth/sessionSource";
 import type { SessionHandle, SessionManager } from "./auth/sessionManager";
-import { createTransport, type CallOptions, type Transport, type TransportEvent } from "./transport";
+import { type CallOptions, HttpTransport, type TransportEvent } from "./transport";
 import type { RetryTuning } from "./transport/options";
 import { AppTokens } from "./platform/appTokens";
 import { EmailNotificationTemplates } from "./platform/emailTemplates";
 import { EventNotificationTemplates } from "./platform/eventNotificationTemplates";
 import { multirequest, type MultiRequestEntry, type MultiRequestResult } from "./platform/multirequest";
 import { PlatformApi } from "./platform/platformApi";
+import { PlatformWire } from "./platform/platformWire";
 import { SessionService } from "./platform/sessionService";
 import { validateInput } from "./platform/validate";
 
@@ -39,7 +41,7 @@ export interface SvcClientOptions {
 }
 
 const Options = z.object({
-  baseUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://host/api_v3" }),
+  baseUrl: BaseUrl,
   partnerId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/, "must be a positive integer").transform(Number)]),
   auth: z.unknown(),
   timeoutMs: z.number().int().positive().optional(),
@@ -87,14 +89,14 @@ export class SvcClient {
   readonly emailTemplates: EmailNotificationTemplates;
   readonly sessions: ClientSessions;
   private readonly api: PlatformApi;
-  private readonly transport: Transport;
+  private readonly transport: HttpTransport;
 
   constructor(options: SvcClientOptions) {
     const parsed = validateInput(Options, options, "SvcClient");
     const auth = parseAuth(options.auth);
     this.partnerId = parsed.partnerId;
-    this.baseUrl = parsed.baseUrl.replace(/\/+$/, "");
-    this.transport = createTransport({
+    this.baseUrl = normalizeBaseUrl(parsed.baseUrl);
+    this.transport = new HttpTransport({
       timeoutMs: parsed.timeoutMs,
       maxRetries: parsed.maxRetries,
       connections: parsed.connections,
@@ -105,13 +107,14 @@ export class SvcClient {
       onEvent: parsed.onEvent,
       retry: parsed.retry,
     });
-    this.api = new PlatformApi(this.baseUrl, this.transport);
+    // Built in dependency order: the wire, the sessions made on it, then the api that uses those sessions.
+    const wire = new PlatformWire(this.baseUrl, this.transport);
+    const sessionService = new SessionService(wire);
+    const manager = createSessionManager(auth, { partnerId: this.partnerId, sessions: sessionService, wire });
+    this.api = new PlatformApi(wire, manager);
     this.appTokens = new AppTokens(this.api);
     this.templates = new EventNotificationTemplates(this.api);
     this.emailTemplates = new EmailNotificationTemplates(this.api);
-    const sessionService = new SessionService(this.api);
-    const manager = createSessionManager(auth, { partnerId: this.partnerId, sessions: sessionService, appTokens: this.appTokens });
-    this.api.attachSessions(manager);
     this.sessions = new ClientSessions(manager, sessionService);
   }
 

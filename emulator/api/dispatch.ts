@@ -5,48 +5,36 @@
  */
 import type { EmulatorContext } from "../context";
 import { ApiError } from "../errors";
-import { ApiCall, type ActionHandler, type ServiceDefinition } from "./call";
+import { ApiCall, type ServiceDefinition } from "./call";
+import { findAction } from "./findAction";
 import type { ParamTree, ParamValue } from "./params";
 
 export type Outcome = { ok: true; result: unknown } | { ok: false; error: ApiError };
 
-interface ServiceEntry {
-  name: string;
-  actions: Map<string, { name: string; handler: ActionHandler }>;
-}
-
 const REFERENCE = /\{(\d+):result((?::[^:{}]+)*)\}/g;
 
 export class ApiDispatcher {
-  private readonly services = new Map<string, ServiceEntry>();
-
   constructor(
     private readonly ctx: EmulatorContext,
-    definitions: ServiceDefinition[],
-  ) {
-    for (const def of definitions) {
-      const actions = new Map(Object.entries(def.actions).map(([name, handler]) => [name.toLowerCase(), { name, handler }]));
-      this.services.set(def.name.toLowerCase(), { name: def.name, actions });
-    }
-  }
+    private readonly services: readonly ServiceDefinition[],
+  ) {}
 
   async run(service: string, action: string, params: ParamTree): Promise<Outcome> {
-    const entry = this.services.get(service.toLowerCase());
-    const found = entry?.actions.get(action.toLowerCase());
-    this.ctx.stats.count(`${entry?.name ?? service}.${found?.name ?? action}`);
-    if (!entry) {
+    const found = findAction(this.services, service, action);
+    this.ctx.stats.count(`${found.service ?? service}.${found.action ?? action}`);
+    if (!found.service) {
       return fail(new ApiError("SERVICE_DOES_NOT_EXISTS", `Service "${service}" does not exist`, { SERVICE: service }));
     }
-    if (!found) {
+    if (!found.action || !found.handler) {
       return fail(
-        new ApiError("ACTION_DOES_NOT_EXISTS", `Action "${action}" does not exist for service "${entry.name}"`, { ACTION: action, SERVICE: entry.name }),
+        new ApiError("ACTION_DOES_NOT_EXISTS", `Action "${action}" does not exist for service "${found.service}"`, { ACTION: action, SERVICE: found.service }),
       );
     }
     try {
-      return { ok: true, result: await found.handler(new ApiCall(this.ctx, entry.name, found.name, params)) };
+      return { ok: true, result: await found.handler(new ApiCall(this.ctx, found.service, found.action, params)) };
     } catch (err) {
       if (err instanceof ApiError) return fail(err);
-      this.ctx.log(`internal error in ${entry.name}.${found.name}: ${(err as Error).message}`);
+      this.ctx.log(`internal error in ${found.service}.${found.action}: ${(err as Error).message}`);
       return fail(new ApiError("INTERNAL_SERVER_ERROR", "Internal server error occurred"));
     }
   }

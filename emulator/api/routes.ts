@@ -38,7 +38,9 @@ export function createApiV3Routes(ctx: EmulatorContext, services: ServiceDefinit
     if (c.req.method !== "POST") throw new HttpError(405, `api_v3 takes POST, not ${c.req.method}`, { Allow: "POST" });
     await next();
   });
-  app.post("/service/:service/action/:action", (c) => handle(c, c.req.param("service"), c.req.param("action")));
+  app.post("/service/:service/action/:action", function serviceActionRoute(c) {
+    return handle(c, c.req.param("service"), c.req.param("action"));
+  });
   app.post("/service/:service", (c) => handle(c, c.req.param("service")));
   app.post("/", (c) => handle(c));
   app.post("/index.php", (c) => handle(c));

@@ -5,6 +5,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AvatarErrorBody, EndReason } from "../../contract/avatar";
+import { OptionalPackageMissingError } from "../optionalPackages";
 
 export class AvatarHttpError extends Error {
   constructor(
@@ -23,6 +24,8 @@ export function avatarErrorHandler(error: Error, c: Context): Response {
     if (error.reason) body.reason = error.reason;
     return c.json(body, error.status);
   }
+  // The media stack is an optional package: say what to install rather than "internal server error".
+  if (error instanceof OptionalPackageMissingError) return c.json({ success: false, error: error.message } satisfies AvatarErrorBody, 501);
   return c.json({ success: false, error: "internal server error" } satisfies AvatarErrorBody, 500);
 }
 

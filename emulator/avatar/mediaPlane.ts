@@ -5,6 +5,7 @@
  */
 import { networkInterfaces } from "node:os";
 import type { AvatarSessionRecord, SessionStore } from "./sessionStore";
+import { assertInstalled } from "../optionalPackages";
 import { TurnRelay, type TurnCredentials } from "./turnRelay";
 import type { WhepPeer } from "./whepPeer";
 
@@ -56,7 +57,9 @@ export class AvatarMediaPlane {
 
   /** Answer a WHEP offer for the session; the viewer slot is held from here until the peer closes. */
   async attachViewer(record: AvatarSessionRecord, resourceId: string, offer: string): Promise<string> {
-    // werift (about 180 ms to load) is loaded by the first viewer, not by every emulator start.
+    // werift (about 180 ms to load, and an optional peer dependency) is loaded by the first viewer, not by every
+    // emulator start.
+    assertInstalled("werift", "The emulator's WHEP endpoint (avatar media)");
     const { WhepPeer } = await import("./whepPeer.js");
     const { peer, answer } = await WhepPeer.answer(offer, {
       address: this.address,

@@ -6,7 +6,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { createSocket } from "node:dgram";
-import NodeTurnServer from "node-turn";
+import type NodeTurnServer from "node-turn";
+import { requireOptional } from "../optionalPackages";
 
 export type TurnCredentials = {
   url: string;
@@ -34,7 +35,9 @@ export class TurnRelay {
   static async start(options: TurnRelayOptions = {}): Promise<TurnRelay> {
     const host = options.host && options.host !== "0.0.0.0" && !options.host.includes(":") ? options.host : "127.0.0.1";
     const port = options.port || (await freeUdpPort(host));
-    const server = new NodeTurnServer({
+    // node-turn is an optional peer dependency, loaded here and only here (emulator/optionalPackages.ts).
+    const Server = requireOptional<typeof NodeTurnServer>("node-turn", "The emulator's TURN relay (avatar media)");
+    const server = new Server({
       listeningPort: port,
       listeningIps: [host],
       relayIps: [options.relayAddress ?? host],

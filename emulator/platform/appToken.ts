@@ -19,9 +19,9 @@ import {
 import { ApiCall, type ServiceDefinition } from "../api/call";
 import { paginate } from "../api/pager";
 import type { EmulatorContext } from "../context";
-import { ApiError, cannotBeNull, invalidEnum, notUpdatable } from "../errors";
+import { cannotBeNull, invalidEnum, notUpdatable } from "../errors";
 import { parsePrivileges } from "../sessions/ks";
-import { startSessionAction } from "./appTokenSession";
+import { startAppTokenSession } from "./appTokenSession";
 import { findAppToken, type AppTokenRecord } from "./appTokenRecords";
 
 const CLASS = OBJECT_TYPES.appToken;
@@ -37,106 +37,121 @@ function newId(ctx: EmulatorContext): string {
   }
 }
 
-export function createAppTokenService(ctx: EmulatorContext): ServiceDefinition {
-  const nowSec = (): number => Math.floor(ctx.now() / 1000);
-  /** Every change of a stored token: stamp it, then persist it before answering. */
-  const touchAndSave = (token: AppTokenRecord): void => {
-    token.updatedAt = nowSec();
-    ctx.store.putDoc("appToken", token.id, token.partnerId, token);
-  };
-
-  /** The wire view: the token only for the account admin (and always on add). */
-  const view = (t: AppTokenRecord, withToken: boolean): AppToken => {
-    const { token, ...rest } = t;
-    return withToken ? { ...rest, token } : rest;
-  };
-
-  function add(call: ApiCall): AppToken {
-    call.admin();
-    call.requireObjectType("appToken", CLASS);
-    const { fields } = call.parseObject("appToken", CLASS, AppTokenAddFields);
-    const hashType = fields.hashType ?? "SHA1";
-    if (fields.sessionPrivileges !== undefined) parsePrivileges(fields.sessionPrivileges);
-    const now = nowSec();
-    const token: AppTokenRecord = {
-      id: newId(ctx),
-      token: randomBytes(TOKEN_HEX_LENGTH[hashType] / 2).toString("hex"),
-      partnerId: call.session().partnerId,
-      status: AppTokenStatus.ACTIVE,
-      sessionType: fields.sessionType ?? SessionType.USER,
-      sessionDuration: fields.sessionDuration ?? 0,
-      ...(fields.sessionPrivileges ? { sessionPrivileges: fields.sessionPrivileges } : {}),
-      sessionUserId: fields.sessionUserId ?? "",
-      hashType,
-      ...(fields.description !== undefined ? { description: fields.description } : {}),
-      expiry: fields.expiry ?? 0,
-      createdAt: now,
-      updatedAt: now,
-      objectType: CLASS,
-    };
-    ctx.store.putDoc("appToken", token.id, token.partnerId, token);
-    return view(token, true);
-  }
-
-  function get(call: ApiCall): AppToken {
-    const s = call.admin();
-    return view(findAppToken(ctx, s.partnerId, call.str("id")), ApiCall.isAccountAdmin(s));
-  }
-
-  function list(call: ApiCall): Record<string, unknown> {
-    const s = call.admin();
-    const f = call.object("filter") ?? {};
-    const str = (k: string): string | undefined => (typeof f[k] === "string" && f[k] !== "" ? (f[k] as string) : undefined);
-    const statusEqual = str("statusEqual");
-    const hashTypeEqual = str("hashTypeEqual");
-    const sessionTypeEqual = str("sessionTypeEqual");
-    const idEqual = str("idEqual");
-    if (hashTypeEqual !== undefined && !HashType.safeParse(hashTypeEqual).success) {
-      throw invalidEnum(hashTypeEqual, "filter:hashTypeEqual", "SvcAppTokenHashType");
-    }
-    const items = ctx.store
-      .listDocs<AppTokenRecord>("appToken", s.partnerId)
-      .filter((t) => (statusEqual !== undefined ? String(t.status) === statusEqual : t.status !== AppTokenStatus.DELETED))
-      .filter((t) => hashTypeEqual === undefined || t.hashType === hashTypeEqual)
-      .filter((t) => sessionTypeEqual === undefined || String(t.sessionType) === sessionTypeEqual)
-      .filter((t) => idEqual === undefined || t.id === idEqual);
-    const page = paginate(call, items);
-    const admin = ApiCall.isAccountAdmin(s);
-    return { objects: page.objects.map((t) => view(t, admin)), totalCount: page.totalCount, objectType: OBJECT_TYPES.appTokenList };
-  }
-
-  function update(call: ApiCall): AppToken {
-    const s = call.admin();
-    const token = findAppToken(ctx, s.partnerId, call.str("id"));
-    call.requireObjectType("appToken", CLASS);
-    const sent = Object.keys(call.object("appToken") ?? {}).map((k) => k.replace(/__null$/, ""));
-    for (const k of sent) if (READ_ONLY.includes(k)) throw notUpdatable(`${CLASS}::${k}`);
-    const { fields, nulls } = call.parseObject("appToken", CLASS, AppTokenUpdateFields);
-    for (const k of nulls) {
-      if (k === "sessionDuration") throw cannotBeNull(`${CLASS}::${k}`);
-      if (k === "description" || k === "sessionPrivileges") delete token[k];
-      if (k === "sessionUserId") token.sessionUserId = "";
-    }
-    for (const k of APP_TOKEN_UPDATABLE) {
-      const v = fields[k];
-      if (v === undefined) continue;
-      if (k === "sessionPrivileges") parsePrivileges(v as string);
-      (token as Record<string, unknown>)[k] = v;
-    }
-    touchAndSave(token);
-    return view(token, ApiCall.isAccountAdmin(s));
-  }
-
-  function del(call: ApiCall): undefined {
-    const s = call.admin();
-    const token = findAppToken(ctx, s.partnerId, call.str("id"));
-    token.status = AppTokenStatus.DELETED;
-    touchAndSave(token);
-    return undefined;
-  }
-
-  return {
-    name: "appToken",
-    actions: { add, get, list, update, delete: del, startSession: (call) => startSessionAction(ctx, call) },
-  };
+/** The wire view: the token only for the account admin (and always on add). */
+function view(t: AppTokenRecord, withToken: boolean): AppToken {
+  const { token, ...rest } = t;
+  return withToken ? { ...rest, token } : rest;
 }
+
+function nowSeconds(ctx: EmulatorContext): number {
+  return Math.floor(ctx.now() / 1000);
+}
+
+/** Every change of a stored token: stamp it, then persist it before answering. */
+function touchAndSave(ctx: EmulatorContext, token: AppTokenRecord): void {
+  token.updatedAt = nowSeconds(ctx);
+  ctx.store.putDoc("appToken", token.id, token.partnerId, token);
+}
+
+/** appToken.add */
+export function addAppToken(call: ApiCall): AppToken {
+  const ctx = call.ctx;
+  call.admin();
+  call.requireObjectType("appToken", CLASS);
+  const { fields } = call.parseObject("appToken", CLASS, AppTokenAddFields);
+  const hashType = fields.hashType ?? "SHA1";
+  if (fields.sessionPrivileges !== undefined) parsePrivileges(fields.sessionPrivileges);
+  const now = nowSeconds(ctx);
+  const token: AppTokenRecord = {
+    id: newId(ctx),
+    token: randomBytes(TOKEN_HEX_LENGTH[hashType] / 2).toString("hex"),
+    partnerId: call.session().partnerId,
+    status: AppTokenStatus.ACTIVE,
+    sessionType: fields.sessionType ?? SessionType.USER,
+    sessionDuration: fields.sessionDuration ?? 0,
+    ...(fields.sessionPrivileges ? { sessionPrivileges: fields.sessionPrivileges } : {}),
+    sessionUserId: fields.sessionUserId ?? "",
+    hashType,
+    ...(fields.description !== undefined ? { description: fields.description } : {}),
+    expiry: fields.expiry ?? 0,
+    createdAt: now,
+    updatedAt: now,
+    objectType: CLASS,
+  };
+  ctx.store.putDoc("appToken", token.id, token.partnerId, token);
+  return view(token, true);
+}
+
+/** appToken.get */
+export function getAppToken(call: ApiCall): AppToken {
+  const s = call.admin();
+  return view(findAppToken(call.ctx, s.partnerId, call.str("id")), ApiCall.isAccountAdmin(s));
+}
+
+/** appToken.list */
+export function listAppTokens(call: ApiCall): Record<string, unknown> {
+  const s = call.admin();
+  const f = call.object("filter") ?? {};
+  const str = (k: string): string | undefined => (typeof f[k] === "string" && f[k] !== "" ? (f[k] as string) : undefined);
+  const statusEqual = str("statusEqual");
+  const hashTypeEqual = str("hashTypeEqual");
+  const sessionTypeEqual = str("sessionTypeEqual");
+  const idEqual = str("idEqual");
+  if (hashTypeEqual !== undefined && !HashType.safeParse(hashTypeEqual).success) {
+    throw invalidEnum(hashTypeEqual, "filter:hashTypeEqual", "SvcAppTokenHashType");
+  }
+  const items = call.ctx.store
+    .listDocs<AppTokenRecord>("appToken", s.partnerId)
+    .filter((t) => (statusEqual !== undefined ? String(t.status) === statusEqual : t.status !== AppTokenStatus.DELETED))
+    .filter((t) => hashTypeEqual === undefined || t.hashType === hashTypeEqual)
+    .filter((t) => sessionTypeEqual === undefined || String(t.sessionType) === sessionTypeEqual)
+    .filter((t) => idEqual === undefined || t.id === idEqual);
+  const page = paginate(call, items);
+  const admin = ApiCall.isAccountAdmin(s);
+  return { objects: page.objects.map((t) => view(t, admin)), totalCount: page.totalCount, objectType: OBJECT_TYPES.appTokenList };
+}
+
+/** appToken.update */
+export function updateAppToken(call: ApiCall): AppToken {
+  const s = call.admin();
+  const token = findAppToken(call.ctx, s.partnerId, call.str("id"));
+  call.requireObjectType("appToken", CLASS);
+  const sent = Object.keys(call.object("appToken") ?? {}).map((k) => k.replace(/__null$/, ""));
+  for (const k of sent) if (READ_ONLY.includes(k)) throw notUpdatable(`${CLASS}::${k}`);
+  const { fields, nulls } = call.parseObject("appToken", CLASS, AppTokenUpdateFields);
+  for (const k of nulls) {
+    if (k === "sessionDuration") throw cannotBeNull(`${CLASS}::${k}`);
+    if (k === "description" || k === "sessionPrivileges") delete token[k];
+    if (k === "sessionUserId") token.sessionUserId = "";
+  }
+  for (const k of APP_TOKEN_UPDATABLE) {
+    const v = fields[k];
+    if (v === undefined) continue;
+    if (k === "sessionPrivileges") parsePrivileges(v as string);
+    (token as Record<string, unknown>)[k] = v;
+  }
+  touchAndSave(call.ctx, token);
+  return view(token, ApiCall.isAccountAdmin(s));
+}
+
+/** appToken.delete: the token is kept with status DELETED (3), as on the real service. */
+export function deleteAppToken(call: ApiCall): undefined {
+  const s = call.admin();
+  const token = findAppToken(call.ctx, s.partnerId, call.str("id"));
+  token.status = AppTokenStatus.DELETED;
+  touchAndSave(call.ctx, token);
+  return undefined;
+}
+
+/** Service `appToken`: each action names the function that answers it (a plain table, for go-to-definition). */
+export const APP_TOKEN_SERVICE: ServiceDefinition = {
+  name: "appToken",
+  actions: {
+    add: addAppToken,
+    get: getAppToken,
+    list: listAppTokens,
+    update: updateAppToken,
+    delete: deleteAppToken,
+    startSession: startAppTokenSession,
+  },
+};

@@ -7,7 +7,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { AppTokenStatus, HASH_TYPE_ALGORITHM, OBJECT_TYPES, SessionType, type AppTokenSession } from "../../contract/platform";
 import type { ApiCall } from "../api/call";
-import type { EmulatorContext } from "../context";
 import { ApiError } from "../errors";
 import { formatPrivileges, parsePrivileges } from "../sessions/ks";
 import { findAppToken, type AppTokenRecord } from "./appTokenRecords";
@@ -19,7 +18,9 @@ export function appTokenHash(token: AppTokenRecord, ks: string): string {
     .digest("hex");
 }
 
-export function startSessionAction(ctx: EmulatorContext, call: ApiCall): AppTokenSession {
+/** appToken.startSession */
+export function startAppTokenSession(call: ApiCall): AppTokenSession {
+  const ctx = call.ctx;
   const caller = call.anySession();
   const id = call.str("id");
   const tokenHash = call.str("tokenHash").toLowerCase();

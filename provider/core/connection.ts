@@ -3,13 +3,14 @@
  * input first, then stack config (`svc:*`, handed to configure() by the engine, secrets decrypted), then the
  * environment (SVC_*). Credentials are never captured into the serialized provider nor copied into state by us.
  */
+import { BASE_URL_EXPECTATION, isBaseUrl } from "../../contract/baseUrl";
 import { HashType } from "../../contract/platform";
 import type { ConnectionInput } from "./connectionInput";
 
 export interface ResolvedConnection {
   baseUrl: string;
   partnerId: number;
-  auth: { adminSecret: string } | { appTokenId: string; appToken: string; hashType: HashType } | { ks: string };
+  auth: { adminSecret: string } | { appTokenId: string; appToken: string; hashType?: HashType } | { ks: string };
   /** Timeout of one HTTP attempt (the answer's headers, then its body). */
   requestTimeoutMs: number;
   /** Requests in flight at once over this connection's one client (stack config only: it is per process). */
@@ -93,7 +94,7 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
 
   const baseUrl = pick("baseUrl");
   if (!baseUrl) throw new ConnectionError(`No platform URL: set ${where("baseUrl")}, e.g. https://<host>/api_v3`);
-  if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new ConnectionError(`svc:baseUrl must be an http(s) URL ending in /api_v3`);
+  if (!isBaseUrl(baseUrl)) throw new ConnectionError(`svc:baseUrl must be ${BASE_URL_EXPECTATION}`);
   const partnerText = pick("partnerId");
   const partnerId = Number(partnerText);
   if (!partnerText || !Number.isInteger(partnerId) || partnerId <= 0)
@@ -118,7 +119,7 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
   if (appTokenId || appToken) {
     if (!appTokenId || !appToken)
       throw new ConnectionError(`An app token needs both ${where("appTokenId")} and ${where("appToken")} (set the value with --secret)`);
-    const hashType = HashType.safeParse(pick("appTokenHashType") ?? "SHA256");
+    const hashType = HashType.optional().safeParse(pick("appTokenHashType"));
     if (!hashType.success) throw new ConnectionError(`svc:appTokenHashType must be one of ${HashType.options.join(", ")}`);
     return { ...common, auth: { appTokenId, appToken, hashType: hashType.data } };
   }

@@ -4,11 +4,12 @@
  * second account. Credentials are secrets: the resource wrappers wrap this object in pulumi.secret().
  */
 import { z } from "zod";
+import { BaseUrl } from "../../contract/baseUrl";
 import { HashType } from "../../contract/platform";
 
 export const ConnectionInput = z.strictObject({
   /** The api_v3 root, e.g. https://api.example.com/api_v3 (or the emulator's base URL). */
-  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  baseUrl: BaseUrl.optional(),
   partnerId: z.number().int().positive().optional(),
   /** The account's admin secret: enough for everything, but pipelines should prefer an app token. */
   adminSecret: z.string().min(1).optional(),

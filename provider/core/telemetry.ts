@@ -4,7 +4,7 @@
  * Lines carry actions, reasons and object ids only, never a credential, a token value or a ks.
  */
 import { appendFileSync } from "node:fs";
-import { redact } from "../../sdk/redact";
+import { redact } from "../../sdk/core/redact";
 
 export type ProviderEvent =
   | { type: "retry"; service?: string; action?: string; reason: string; delayMs: number }

@@ -1,7 +1,7 @@
 /** The three ways a client authenticates, validated with messages that name the field (never its value). */
 import { z } from "zod";
 import { HashType } from "../../contract/platform";
-import { SvcValidationError } from "../errors";
+import { SvcValidationError } from "../core/errors";
 import { validateInput } from "../platform/validate";
 
 export const AdminSecretAuth = z.strictObject({
@@ -17,7 +17,7 @@ export type AdminSecretAuth = z.input<typeof AdminSecretAuth>;
 export const AppTokenAuth = z.strictObject({
   appTokenId: z.string().min(1, "must be a non-empty string"),
   appToken: z.string().regex(/^[0-9a-fA-F]+$/, "must be the token's hex value"),
-  /** The token's hashType (fixed at creation); default SHA256. */
+  /** The token's hashType (fixed at creation); found by trying each when not given (auth/appTokenHashTypes.ts). */
   hashType: HashType.optional(),
   userId: z.string().optional(),
   /** Requested session lifetime in seconds (the token's sessionDuration caps it). */

@@ -3,9 +3,9 @@
  * callers (single-flight: they all await the same mint), replaced once when the server rejects it.
  */
 import { inspect } from "node:util";
-import { SvcAbortError, SvcSessionError } from "../errors";
+import { SvcAbortError, SvcSessionError } from "../core/errors";
 import type { KsSource } from "../platform/platformApi";
-import { registerSecret } from "../redact";
+import { registerSecret } from "../core/redact";
 import type { CallOptions } from "../transport";
 
 export interface MintedSession {

@@ -17,8 +17,8 @@ import {
   type VoiceConfig,
 } from "../../contract/avatar";
 import { describeIssues } from "../../contract/issues";
-import { SvcValidationError } from "../errors";
-import { registerSecret } from "../redact";
+import { SvcValidationError } from "../core/errors";
+import { registerSecret } from "../core/redact";
 import type { CallOptions } from "../transport";
 import { AvatarApiError } from "./errors";
 import { ksOf, resolveClient, type AvatarClientOptions, type KsSource, type ResolvedClient } from "./options";

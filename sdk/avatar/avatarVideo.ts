@@ -15,7 +15,7 @@ import {
   type ConfigurationCheck,
 } from "../../contract/avatar";
 import { describeIssues } from "../../contract/issues";
-import { SvcValidationError } from "../errors";
+import { SvcValidationError } from "../core/errors";
 import type { CallOptions } from "../transport";
 import { ksOf, resolveClient, type AvatarClientOptions, type KsSource, type ResolvedClient } from "./options";
 import { avatarRequest } from "./request";

@@ -3,7 +3,7 @@
  * status of the spec's tables. `status` is the HTTP status, `reason` the end reason a 410 carries.
  */
 import { avatarStatusMeaning, type AvatarStatusMeaning } from "../../contract/avatar";
-import { SvcError, type SvcErrorInit } from "../errors";
+import { SvcError, type SvcErrorInit } from "../core/errors";
 
 export type AvatarApiErrorCode =
   | "AVATAR_BAD_REQUEST" // 400

@@ -1,7 +1,7 @@
 /** Construction options shared by the two avatar backend clients. */
 import { createTransport, type Transport, type TransportOptions } from "../transport";
-import { SvcValidationError } from "../errors";
-import { registerSecret } from "../redact";
+import { SvcValidationError } from "../core/errors";
+import { registerSecret } from "../core/redact";
 
 /** A session string, or a function that yields a current one (e.g. from the sdk's session manager). */
 export type KsSource = string | (() => string | Promise<string>);

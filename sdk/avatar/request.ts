@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import { AVATAR_OPERATIONS, AvatarErrorBody, type AvatarOperation } from "../../contract/avatar";
 import { describeIssues } from "../../contract/issues";
-import { SvcResponseError } from "../errors";
+import { SvcResponseError } from "../core/errors";
 import type { CallOptions, Transport } from "../transport";
 import { avatarErrorFromStatus } from "./errors";
 

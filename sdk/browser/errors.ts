@@ -3,7 +3,7 @@
  * been through redact() and optional `details` (status, server error text, operation; never a token).
  */
 import { avatarStatusMeaning } from "../../contract/avatar";
-import { redact, redactValue } from "../redact";
+import { redact, redactValue } from "../core/redact";
 
 /** The stable codes of AvatarError. */
 export const AvatarErrorCode = {

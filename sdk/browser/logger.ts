@@ -1,5 +1,5 @@
 /** Leveled logging (AvatarConfig.logLevel) through one sink; every line is redacted. Deprecations warn once. */
-import { redact, redactValue } from "../redact";
+import { redact, redactValue } from "../core/redact";
 import type { LogLevel } from "./types";
 
 export interface LogSink {

@@ -1,6 +1,6 @@
 /** Turn an api_v3 HTTP answer into a value or a typed error (errors arrive with HTTP 200). */
 import { ApiErrorBody, OBJECT_TYPES } from "../../contract/platform";
-import { SvcApiError, SvcHttpError, SvcResponseError, type SvcError } from "../errors";
+import { SvcApiError, SvcHttpError, SvcResponseError, type SvcError } from "../core/errors";
 import type { TransportResponse } from "../transport";
 import { parseRetryAfter } from "../transport/retryPolicy";
 

@@ -9,25 +9,20 @@ import {
   AppTokenUpdateFields,
   OBJECT_TYPES,
   Pager,
-  SessionTypeValue,
+  StartAppTokenSessionParams,
 } from "../../contract/platform";
-import { paginate, type Paginated } from "../pagination";
+import { paginate, type Paginated } from "../core/pagination";
 import type { CallOptions } from "../transport";
 import type { PlatformApi } from "./platformApi";
+import type { PlatformWire } from "./platformWire";
 import { validateInput } from "./validate";
 
 const SERVICE = "appToken";
 const Id = z.string().min(1, "must be a non-empty string");
 const VoidResponse = z.unknown();
 
-export const StartAppTokenSessionInput = z.strictObject({
-  id: Id,
-  tokenHash: z.string().regex(/^[0-9a-f]+$/, "must be lower-case hex"),
-  userId: z.string().optional(),
-  type: SessionTypeValue.optional(),
-  expiry: z.number().int().min(0).optional(),
-  sessionPrivileges: z.string().optional(),
-});
+/** appToken.startSession's parameters (the contract's), unknown keys refused. */
+export const StartAppTokenSessionInput = z.strictObject(StartAppTokenSessionParams.shape);
 export type StartAppTokenSessionInput = z.input<typeof StartAppTokenSessionInput>;
 
 // Built once: a zod schema compiles itself on its first parse, so one made per call costs that every call.
@@ -88,8 +83,13 @@ export class AppTokens {
   }
 
   /** Exchange a token for a session; `ks` is the (widget) session the tokenHash was computed with. */
-  async startSession(input: StartAppTokenSessionInput, ks: string, options?: CallOptions): Promise<AppTokenSession> {
-    const params = validateInput(StartAppTokenSessionInput, input, "appTokens.startSession");
-    return this.api.call({ service: SERVICE, action: "startSession", params, schema: AppTokenSession, auth: { ks } }, options);
+  startSession(input: StartAppTokenSessionInput, ks: string, options?: CallOptions): Promise<AppTokenSession> {
+    return startAppTokenSession(this.api.wire, input, ks, options);
   }
+}
+
+/** appToken.startSession on the wire: the client's session source uses it before any managed session exists. */
+export function startAppTokenSession(wire: PlatformWire, input: StartAppTokenSessionInput, ks: string, options?: CallOptions): Promise<AppTokenSession> {
+  const params = validateInput(StartAppTokenSessionInput, input, "appTokens.startSession");
+  return wire.call({ service: SERVICE, action: "startSession", params, schema: AppTokenSession }, ks, options);
 }

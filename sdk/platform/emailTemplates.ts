@@ -13,7 +13,7 @@ import {
   type EmailTemplateCloneFields as EmailTemplateCloneInput,
 } from "../../contract/emailTemplates";
 import { OBJECT_TYPES, Pager, TemplateFilter, TemplateType } from "../../contract/platform";
-import { paginate, type Paginated } from "../pagination";
+import { paginate, type Paginated } from "../core/pagination";
 import type { CallOptions } from "../transport";
 import type { PlatformApi } from "./platformApi";
 import { validateInput } from "./validate";

@@ -9,7 +9,7 @@ import {
   Pager,
   TemplateFilter,
 } from "../../contract/platform";
-import { paginate, type Paginated } from "../pagination";
+import { paginate, type Paginated } from "../core/pagination";
 import type { CallOptions } from "../transport";
 import type { PlatformApi } from "./platformApi";
 import { validateInput } from "./validate";

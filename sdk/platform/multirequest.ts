@@ -5,7 +5,7 @@
  * with it (then nothing took effect).
  */
 import { z } from "zod";
-import { type SvcApiError, SvcResponseError, type SvcError } from "../errors";
+import { type SvcApiError, SvcResponseError, type SvcError } from "../core/errors";
 import type { CallOptions } from "../transport";
 import { isIdempotentAction } from "./actionSafety";
 import { asApiError, readBody } from "./apiResponse";
@@ -45,8 +45,7 @@ export async function multirequest(api: PlatformApi, entries: MultiRequestEntry[
   };
   const label = { service: "multirequest", action: "multirequest" };
 
-  const slots = await api.withKs(
-    "session",
+  const slots = await api.withSession(
     options,
     async (ks) => {
       const response = await api.send(send, ks, options);

@@ -1,7 +1,7 @@
 /** zod validation with errors that name the field: inputs before a call, responses after it. */
 import type { z } from "zod";
 import { describeIssues } from "../../contract/issues";
-import { SvcResponseError, SvcValidationError } from "../errors";
+import { SvcResponseError, SvcValidationError } from "../core/errors";
 
 /** Validate caller input; throws SvcValidationError("appTokens.add: x is required") before any call. */
 export function validateInput<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {

@@ -1,4 +1,4 @@
-export { createTransport } from "./transport";
+export { createTransport, HttpTransport } from "./transport";
 export { TRANSPORT_DEFAULTS } from "./options";
 export type { CallOptions, Transport, TransportEvent, TransportOptions, TransportRequest, TransportResponse } from "./options";
 export { shouldRetry, parseRetryAfter, requestNotSent, mayHaveActed, RETRY_RULES, type RetryRule } from "./retryPolicy";

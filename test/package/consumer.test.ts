@@ -140,7 +140,9 @@ describe("the package as a user installs it", () => {
     expect(packed.size).toBeLessThan(MAX_PACKED_BYTES);
     const paths = packed.files.map((f) => f.path);
     for (const path of paths) {
-      expect(path, path).toMatch(/^(dist\/(provider|sdk|emulator|client)\/|emulator\/avatar\/media\/|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/);
+      expect(path, path).toMatch(
+        /^(dist\/(contract|provider|sdk|emulator|client)\/|emulator\/avatar\/media\/|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/,
+      );
       expect(path, path).not.toMatch(/(^|\/)(test|tests|bench|__tests__)\/|\.test\.|\.map$|tsbuildinfo/);
     }
     for (const path of [
@@ -168,6 +170,8 @@ describe("the package as a user installs it", () => {
     expect(existsSync(join(modules, "pulumi-svc", "node_modules", "@pulumi"))).toBe(false);
     // dev tools of the repo stay out of a user's install
     for (const name of ["vitest", "esbuild", "nock", "playwright-core", "node"]) expect(existsSync(join(modules, name)), name).toBe(false);
+    // nor does the emulator's media stack (optional peer dependencies, docs/packaging.md)
+    for (const name of ["werift", "mediabunny", "node-turn"]) expect(existsSync(join(modules, name)), name).toBe(false);
   });
 
   it("every export resolves, the browser condition gives the ES module bundle, and a strict tsc passes", async () => {
@@ -228,6 +232,8 @@ describe("the package as a user installs it", () => {
     info = emulator.info;
     expect(info).toMatchObject({ partnerId: 4242, adminSecret: "consumer-admin-secret-01" });
     expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api_v3$/);
+    // Without the optional media stack the emulator runs all the same, with no TURN relay.
+    expect(info.turnUrl).toBeNull();
   }, 60_000);
 
   it("the plain pulumi CLI: stack init, config set --secret, up, preview --expect-no-changes, destroy", async () => {

@@ -81,6 +81,7 @@ export interface EmulatorInfo {
   partnerId: number;
   adminSecret: string;
   controlUrl: string;
+  turnUrl: string | null;
 }
 
 /** Starts an `svc-emulator` executable with `start --port 0 --json` and reads the one JSON line it prints. */

@@ -9,7 +9,7 @@ import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SvcClient, type SvcClientOptions, type TransportEvent } from "../../sdk";
-import { redact } from "../../sdk/redact";
+import { redact } from "../../sdk/core/redact";
 import { appToken as appTokenProvider } from "../../provider/runtime";
 import { configure, resetForTests } from "../../provider/core/clients";
 import { apiError, harness, KS } from "./helpers";

@@ -4,10 +4,17 @@
  * redact(), and no error keeps the request body, headers or a session string.
  */
 import { inspect } from "node:util";
+import type { ErrorCode } from "../../contract/platform";
 import { redact, redactValue } from "./redact";
 
 /** Codes of failures that are not platform API errors (those carry the platform's own code). */
 export type SvcErrorCode = "INVALID_INPUT" | "INVALID_RESPONSE" | "HTTP_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "ABORTED" | "SESSION_ERROR" | "CLIENT_CLOSED";
+
+/**
+ * A platform error's code: one the contract names (ErrorCode), UNKNOWN_API_ERROR for a malformed error object, or
+ * any other code the real service sends (it has many more than the services here use), hence the open end.
+ */
+export type PlatformErrorCode = ErrorCode | "UNKNOWN_API_ERROR" | (string & {});
 
 export interface SvcErrorInit {
   status?: number;
@@ -21,14 +28,14 @@ const BRAND = Symbol.for("pulumi-svc.sdk.SvcError");
 
 export class SvcError extends Error {
   /** Stable, machine-readable; platform errors carry the platform's code (e.g. APP_TOKEN_ID_NOT_FOUND). */
-  readonly code: string;
+  readonly code: SvcErrorCode | PlatformErrorCode;
   readonly status: number | undefined;
   readonly requestId: string | undefined;
   readonly service: string | undefined;
   readonly action: string | undefined;
   override readonly cause: unknown;
 
-  constructor(code: string, message: string, init: SvcErrorInit = {}) {
+  constructor(code: SvcErrorCode | PlatformErrorCode, message: string, init: SvcErrorInit = {}) {
     super(redact(message));
     this.name = "SvcError";
     this.code = code;
@@ -64,10 +71,11 @@ export class SvcError extends Error {
 
 /** An error object answered by the platform (HTTP 200, objectType SvcAPIException). */
 export class SvcApiError extends SvcError {
+  declare readonly code: PlatformErrorCode;
   readonly args: Record<string, unknown>;
   readonly httpStatus: number;
 
-  constructor(code: string, message: string, init: SvcErrorInit & { args?: Record<string, unknown> | unknown[]; httpStatus?: number } = {}) {
+  constructor(code: PlatformErrorCode, message: string, init: SvcErrorInit & { args?: Record<string, unknown> | unknown[]; httpStatus?: number } = {}) {
     super(code, message, { ...init, status: init.httpStatus ?? 200 });
     this.name = "SvcApiError";
     this.httpStatus = init.httpStatus ?? 200;
@@ -83,6 +91,7 @@ export class SvcApiError extends SvcError {
 
 /** Bad input caught before any call was made. */
 export class SvcValidationError extends SvcError {
+  declare readonly code: "INVALID_INPUT";
   constructor(message: string, init: SvcErrorInit = {}) {
     super("INVALID_INPUT", message, init);
     this.name = "SvcValidationError";
@@ -91,6 +100,7 @@ export class SvcValidationError extends SvcError {
 
 /** A response that is not what the contract says (missing field, not JSON, ...). */
 export class SvcResponseError extends SvcError {
+  declare readonly code: "INVALID_RESPONSE";
   constructor(message: string, init: SvcErrorInit = {}) {
     super("INVALID_RESPONSE", message, init);
     this.name = "SvcResponseError";
@@ -99,6 +109,7 @@ export class SvcResponseError extends SvcError {
 
 /** A non-2xx HTTP status that was not retried or whose retries ran out. */
 export class SvcHttpError extends SvcError {
+  declare readonly code: "HTTP_ERROR";
   /** Milliseconds the server asked us to wait (Retry-After), when it said so. */
   readonly retryAfterMs: number | undefined;
   constructor(status: number, message: string, init: SvcErrorInit & { retryAfterMs?: number } = {}) {
@@ -110,6 +121,7 @@ export class SvcHttpError extends SvcError {
 
 /** The connection failed (refused, reset, DNS, socket closed). `errno` is the low-level code. */
 export class SvcNetworkError extends SvcError {
+  declare readonly code: "NETWORK_ERROR";
   readonly errno: string | undefined;
   constructor(message: string, init: SvcErrorInit & { errno?: string } = {}) {
     super("NETWORK_ERROR", message, init);
@@ -119,6 +131,7 @@ export class SvcNetworkError extends SvcError {
 }
 
 export class SvcTimeoutError extends SvcError {
+  declare readonly code: "TIMEOUT";
   constructor(message: string, init: SvcErrorInit = {}) {
     super("TIMEOUT", message, init);
     this.name = "SvcTimeoutError";
@@ -126,6 +139,7 @@ export class SvcTimeoutError extends SvcError {
 }
 
 export class SvcAbortError extends SvcError {
+  declare readonly code: "ABORTED";
   constructor(message: string, init: SvcErrorInit = {}) {
     super("ABORTED", message, init);
     this.name = "SvcAbortError";
@@ -134,6 +148,7 @@ export class SvcAbortError extends SvcError {
 
 /** Authentication could not produce a session (bad credentials, expired given ks, ...). */
 export class SvcSessionError extends SvcError {
+  declare readonly code: "SESSION_ERROR";
   constructor(message: string, init: SvcErrorInit = {}) {
     super("SESSION_ERROR", message, init);
     this.name = "SvcSessionError";

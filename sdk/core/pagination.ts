@@ -2,7 +2,7 @@
  * Pagination for api_v3 lists (1-based pageIndex, pageSize up to 500): an AsyncIterable over every
  * item of every page, plus toArray({ limit }). Pages are fetched lazily, one at a time.
  */
-import { PAGER } from "../contract/platform";
+import { PAGER } from "../../contract/platform";
 
 export interface Page<T> {
   objects: T[];

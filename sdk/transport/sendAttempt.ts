@@ -1,0 +1,61 @@
+/** The innermost send: one HTTP exchange over undici, the whole body read (bounded), as a TransportResponse. */
+import type { Dispatcher } from "undici";
+import type { Send } from "./exchange";
+import { request } from "./undiciParts";
+
+export interface AttemptLimits {
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  maxResponseBytes: number;
+}
+
+export class ResponseTooLargeError extends Error {
+  readonly code = "RESPONSE_TOO_LARGE";
+}
+
+export function sendAttempt(dispatcher: Dispatcher, limits: AttemptLimits): Send {
+  return async function sendOnce(exchange) {
+    const response = await request(exchange.url, {
+      dispatcher,
+      method: exchange.method,
+      headers: exchange.headers,
+      body: exchange.body,
+      signal: exchange.signal,
+      headersTimeout: limits.headersTimeoutMs,
+      bodyTimeout: limits.bodyTimeoutMs,
+    });
+    const body = await readBounded(response, limits.maxResponseBytes);
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body,
+      requestId: headerValue(response.headers["x-request-id"]),
+      attempts: exchange.attempt,
+    };
+  };
+}
+
+async function readBounded(response: Dispatcher.ResponseData, maxResponseBytes: number): Promise<string> {
+  const declared = Number(response.headers["content-length"] ?? 0);
+  if (declared > maxResponseBytes) {
+    response.body.destroy();
+    throw new ResponseTooLargeError(`response of ${declared} bytes exceeds ${maxResponseBytes}`);
+  }
+  // Small bodies (the usual api_v3 answer) are read in one go; the size cap still holds for streamed ones.
+  if (declared > 0) return response.body.text();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += (chunk as Buffer).length;
+    if (size > maxResponseBytes) {
+      response.body.destroy();
+      throw new ResponseTooLargeError(`response exceeds ${maxResponseBytes} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
