@@ -15,7 +15,7 @@ const enginePin = /github\.com\/pulumi\/pulumi\/pkg\/v3 v(\d+\.\d+\.\d+)/.exec(e
 const numeric = (v: string) => v.split(".").map(Number);
 const atLeast = (a: string, b: string) => {
   const [x, y] = [numeric(a), numeric(b)];
-  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] > y[i];
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) > (y[i] ?? 0);
   return true;
 };
 
