@@ -22,6 +22,14 @@ function findRepoRoot(from: string): string {
   throw new Error(`no pulumi-svc package.json above ${from}`);
 }
 
+/** The engine's version, as pinned in scripts/pulumi-engine/cli/go.mod (pkg/v3); the Node SDK's is @pulumi/pulumi's. */
+export function enginePinnedVersion(): string {
+  const goMod = readFileSync(join(repoRoot, "scripts", "pulumi-engine", "cli", "go.mod"), "utf8");
+  const version = /github\.com\/pulumi\/pulumi\/pkg\/v3 v(\d+\.\d+\.\d+)/.exec(goMod)?.[1];
+  if (!version) throw new Error("scripts/pulumi-engine/cli/go.mod does not pin github.com/pulumi/pulumi/pkg/v3");
+  return version;
+}
+
 /**
  * The bin dir holding pulumi, pulumi-language-nodejs and pulumi-resource-pulumi-nodejs; fails (never skips) without it.
  * PULUMI_SVC_ENGINE_BIN points at another such dir instead of the one ensure-pulumi.sh recorded: an older engine build,

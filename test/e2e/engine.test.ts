@@ -3,15 +3,14 @@
  * Node 22, driven by the Automation API against a local file backend.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { enginePinnedVersion } from "../../scripts/engineEnv";
 import { engineBinDir, newTestStack, repoRoot, type TestStack } from "../support/pulumi";
 
 /** The Node SDK's version (package.json) and the engine's (scripts/pulumi-engine/cli/go.mod): two facts. */
 const sdkVersion = require("@pulumi/pulumi/package.json").version as string;
-const engineGoMod = readFileSync(join(repoRoot, "scripts", "pulumi-engine", "cli", "go.mod"), "utf8");
-const enginePin = /github\.com\/pulumi\/pulumi\/pkg\/v3 v(\d+\.\d+\.\d+)/.exec(engineGoMod)?.[1];
+const enginePin = enginePinnedVersion();
 const numeric = (v: string) => v.split(".").map(Number);
 const atLeast = (a: string, b: string) => {
   const [x, y] = [numeric(a), numeric(b)];
@@ -22,9 +21,8 @@ const atLeast = (a: string, b: string) => {
 describe("the Pulumi engine", () => {
   it("is the pinned engine version, at least the Node SDK's, and runs on Node 22", () => {
     const version = execFileSync(join(engineBinDir(), "pulumi"), ["version"], { encoding: "utf8" }).trim();
-    expect(enginePin).toBeDefined();
     expect(version).toBe(`v${enginePin}`);
-    expect(atLeast(enginePin!, sdkVersion), `engine ${enginePin} vs @pulumi/pulumi ${sdkVersion}`).toBe(true);
+    expect(atLeast(enginePin, sdkVersion), `engine ${enginePin} vs @pulumi/pulumi ${sdkVersion}`).toBe(true);
     expect(process.versions.node.split(".")[0]).toBe("22");
     const nodeOnPath = execFileSync("node", ["--version"], { encoding: "utf8" }).trim();
     expect(nodeOnPath.startsWith("v22.")).toBe(true);

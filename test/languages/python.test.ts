@@ -2,7 +2,7 @@
  * A Python program through the engine, as users run it (`pulumi up` in a project folder): the Python language host
  * built from sdk/v3 v3.68.0 runs the program with `pulumi` from PyPI in the venv of scripts/ensure-languages.sh.
  */
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { languageTools, repoRoot } from "../../scripts/engineEnv";
@@ -15,11 +15,16 @@ describe("a Python program", () => {
   }, 60_000);
   afterAll(() => project?.cleanup());
 
-  it("runs on the Python host with the pinned pulumi from PyPI", () => {
+  it("runs on the Python host built from sdk/v3, with the venv's Python and the pinned pulumi from PyPI", () => {
     const tools = languageTools();
-    const version = execFileSync(tools.python, ["-c", "import importlib.metadata as m; print(m.version('pulumi'))"], { encoding: "utf8" }).trim();
-    expect(version).toBe(tools.pulumiPython);
-    expect(project.pulumi("about", "--json")).toContain('"language": "python"');
+    const about = spawnSync("pulumi", ["about", "--json", "--non-interactive"], { cwd: project.dir, env: project.env, encoding: "utf8" });
+    expect(about.status, about.stderr).toBe(0);
+    // the engine says which language host it found: ours, on PATH (plugin downloads are off)
+    expect(about.stderr).toContain(`using pulumi-language-python from $PATH at ${join(tools.bins[0]!, "pulumi-language-python")}`);
+    const info = JSON.parse(about.stdout) as { runtime: { executable: string; language: string }; dependencies: { name: string; version: string }[] };
+    expect(info.runtime.language).toBe("python");
+    expect(info.runtime.executable.startsWith(join(tools.venv, "bin"))).toBe(true);
+    expect(info.dependencies).toContainEqual({ name: "pulumi", version: tools.pulumiPython });
   });
 
   it("goes up, previews with no change, updates and is destroyed", () => {

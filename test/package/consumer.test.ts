@@ -140,7 +140,9 @@ describe("the package as a user installs it", () => {
     expect(packed.size).toBeLessThan(MAX_PACKED_BYTES);
     const paths = packed.files.map((f) => f.path);
     for (const path of paths) {
-      expect(path, path).toMatch(/^(dist\/(provider|sdk|emulator|client)\/|emulator\/avatar\/media\/|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/);
+      expect(path, path).toMatch(
+        /^(dist\/(contract|provider|sdk|emulator|client)\/|emulator\/avatar\/media\/|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/,
+      );
       expect(path, path).not.toMatch(/(^|\/)(test|tests|bench|__tests__)\/|\.test\.|\.map$|tsbuildinfo/);
     }
     for (const path of [
