@@ -4,7 +4,11 @@
 #
 # The CLI's installer cannot download binaries here, so the engine is built from Pulumi's Go modules (wrapper
 # modules in scripts/pulumi-engine/) and cached outside the clone, keyed by version. A compatible `pulumi` already on
-# PATH (same version, with its language host beside it) is preferred.
+# PATH (the pinned engine version, with its language host beside it) is preferred.
+#
+# Two versions, two facts: the engine's is pinned in scripts/pulumi-engine/cli/go.mod (pkg/v3 and sdk/v3, equal),
+# the Node SDK's is @pulumi/pulumi in package.json. The engine must be at least the SDK's version (the Go module
+# proxy serves some engine releases the npm registry does not have yet, and not every release npm has).
 #
 # Prints progress on stderr and the bin directory as the last line of stdout; also records it in
 # node_modules/.pulumi-svc-engine so the tests, the demo and `npm run pulumi` find it.
@@ -13,10 +17,15 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 say() { echo "[ensure-pulumi] $*" >&2; }
 
-version=$(sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' node_modules/@pulumi/pulumi/package.json | head -1)
-[ -n "$version" ] || { say "node_modules/@pulumi/pulumi is missing: run npm ci first"; exit 1; }
-pinned=$(grep -o 'pulumi/pkg/v3 v[0-9.]*' scripts/pulumi-engine/cli/go.mod | awk '{print $2}')
-[ "v$version" = "$pinned" ] || { say "@pulumi/pulumi is $version but scripts/pulumi-engine/cli/go.mod pins $pinned: keep them equal"; exit 1; }
+sdk_version=$(sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' node_modules/@pulumi/pulumi/package.json | head -1)
+[ -n "$sdk_version" ] || { say "node_modules/@pulumi/pulumi is missing: run npm ci first"; exit 1; }
+version=$(sed -n 's|^[[:space:]]*\(require \)\{0,1\}github.com/pulumi/pulumi/pkg/v3 v\([0-9][0-9.]*\).*|\2|p' scripts/pulumi-engine/cli/go.mod | head -1)
+sdk_go=$(sed -n 's|^[[:space:]]*\(require \)\{0,1\}github.com/pulumi/pulumi/sdk/v3 v\([0-9][0-9.]*\).*|\2|p' scripts/pulumi-engine/cli/go.mod | head -1)
+[ -n "$version" ] || { say "scripts/pulumi-engine/cli/go.mod does not pin github.com/pulumi/pulumi/pkg/v3"; exit 1; }
+[ "$sdk_go" = "$version" ] || { say "scripts/pulumi-engine/cli/go.mod pins pkg/v3 v$version but sdk/v3 v$sdk_go: keep them equal"; exit 1; }
+# at least: the smaller of the two, in version order, is the SDK's
+[ "$(printf '%s\n%s\n' "$sdk_version" "$version" | sort -V | head -1)" = "$sdk_version" ] ||
+  { say "the engine (v$version, scripts/pulumi-engine/cli/go.mod) is older than @pulumi/pulumi $sdk_version: the engine must be at least the SDK's version"; exit 1; }
 
 dynamic_host="$root/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
 record() { # $1 = bin dir

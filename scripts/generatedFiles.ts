@@ -1,13 +1,19 @@
 /** The files derived from the resource definitions and checked in, as [path from the repo root, text]. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { packageSchema } from "../plugin/schema";
 import { DEFINITIONS } from "../provider/definitions";
+import { repoRoot } from "./engineEnv";
 import { resourcesPage } from "../provider/definitions/docsTables";
 import { fieldTableModule } from "../provider/definitions/fieldTable";
+
+/** The package's version: the schema's (the generated SDKs ask the engine for the plugin of that version). */
+const version = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
 
 export function generatedFiles(): [string, string][] {
   return [
     ["provider/resources/fieldTable.ts", fieldTableModule(DEFINITIONS)],
-    ["plugin/schema.json", `${JSON.stringify(packageSchema(DEFINITIONS), null, 2)}\n`],
+    ["plugin/schema.json", `${JSON.stringify(packageSchema(DEFINITIONS, version), null, 2)}\n`],
     ["docs/resources.md", resourcesPage(DEFINITIONS)],
   ];
 }

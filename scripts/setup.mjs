@@ -6,6 +6,8 @@
 //   2. the build: tsc (incremental) into dist/, the browser bundle and the provider runtime's bundle, unless --no-build
 //   3. the Pulumi engine (scripts/ensure-pulumi.sh), unless --no-engine
 //   4. Chromium for the browser test (scripts/ensure-chromium.sh), only with --browser
+//   4b. the Python and YAML language hosts, the Python venv and the SDK generators (scripts/ensure-languages.sh),
+//       only with --languages (test/languages/ needs them; `npm test` passes it)
 //   5. with `-- <script> [args]`: runs that script on the project's Node 22 and exits with its status
 // Each step is quick when there is nothing to do.
 //
@@ -59,6 +61,9 @@ if (!args.has("--no-engine")) run("bash", [join(root, "scripts", "ensure-pulumi.
 // 4. Chromium, for the test that loads the browser bundle.
 const chromium = join(root, "scripts", "ensure-chromium.sh");
 if (args.has("--browser") && existsSync(chromium)) run("bash", [chromium]);
+
+// 4b. Other languages: hosts, venv, SDK generators (after the engine: they run on it).
+if (args.has("--languages")) run("bash", [join(root, "scripts", "ensure-languages.sh")], { stdio: ["ignore", "ignore", "inherit"] });
 
 // 5. The command this set-up was for.
 if (then.length > 0) {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SvcClient } from "pulumi-svc/sdk";
 import { createPipelineToken } from "../../examples/pipeline-app-token/createPipelineToken";
+import { enginePinnedVersion } from "../../scripts/engineEnv";
 import { repoRoot } from "../support/pulumi";
 import { cleanEnv, runOk, scratchDir } from "./processes";
 import { packRepo, repoToolVersion } from "./packedPackage";
@@ -102,7 +103,8 @@ describe("examples/gitops workflow: its run: steps against the emulator", () => 
   });
 
   it("the jobs a runner would start: setup actions, Node 22, the engine's Pulumi version, app-token credentials", () => {
-    const enginePulumi = repoToolVersion("@pulumi/pulumi");
+    // the CLI the repo's own tests run on (scripts/pulumi-engine/cli/go.mod), not the npm SDK's version
+    const enginePulumi = enginePinnedVersion();
     for (const [workflow, job] of [
       [infrastructure, "preview"],
       [infrastructure, "drift"],
