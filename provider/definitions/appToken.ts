@@ -6,12 +6,11 @@ import { z } from "zod";
 import type { SvcClient } from "../../sdk";
 import { type AppToken as AppTokenRecord, AppTokenStatus, HashType, SessionType } from "../../contract/platform";
 import { clientFor, operationSignal, serverNowMs } from "../core/clients";
-import { ConnectionInput } from "../core/connectionInput";
 import { plain } from "../core/diff";
 import { ProviderError, unlessGone } from "../core/errors";
 import { createWithRecovery } from "../core/recovery";
 import { isUnknown } from "../core/unknowns";
-import { defineResource } from "./define";
+import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
 
 export const SessionTypeName = z.enum(["USER", "ADMIN"]);
 export type SessionTypeName = z.infer<typeof SessionTypeName>;
@@ -73,16 +72,10 @@ const inputs = {
     description: "Adopt an existing token by id instead of creating one (verified and read, never duplicated).",
     example: "0_ab12cd34",
   },
-  connection: {
-    schema: ConnectionInput.optional(),
-    change: "none",
-    secret: true,
-    description: "How to reach another account than the provider's (a secret); usually left out.",
-    example: { partnerId: 102 },
-  },
+  connection: CONNECTION_FIELD,
 } as const;
 
-const all = z.object(Object.fromEntries(Object.entries(inputs).map(([k, f]) => [k, f.schema])) as { [K in keyof typeof inputs]: (typeof inputs)[K]["schema"] });
+const all = inputsSchema(inputs);
 /** The checked inputs (defaults filled in): what create and update receive. */
 export type AppTokenInputs = z.output<typeof all>;
 /** What a program may pass (before defaults): the resource's Args are derived from it. */

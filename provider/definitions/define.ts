@@ -4,7 +4,8 @@
  * native plugin's handlers (providerFor), the dynamic resource classes' property lists and secret outputs, the
  * package schema of the plugin, and the field tables of the docs. So a field is written once.
  */
-import type { z } from "zod";
+import { z } from "zod";
+import { ConnectionInput } from "../core/connectionInput";
 import type { CheckFailure } from "../core/check";
 
 /** How a change of an input reaches the platform: updated in place, a replacement, or never a change (connection). */
@@ -76,6 +77,20 @@ export interface ResourceDefinition<Inputs extends Record<string, unknown> = any
   inputsOf?(outs: State): Record<string, unknown>;
   /** The account's objects of this kind that a program may take over (active ones, no system objects). */
   list?(): Promise<Existing[]>;
+}
+
+/** The connection input every resource takes: how to reach another account than the provider's. */
+export const CONNECTION_FIELD = {
+  schema: ConnectionInput.optional(),
+  change: "none",
+  secret: true,
+  description: "How to reach another account than the provider's (a secret); usually left out.",
+  example: { partnerId: 102 },
+} as const satisfies InputField;
+
+/** The zod object of a definition's inputs (its types: what a program may pass, what check returns). */
+export function inputsSchema<T extends Record<string, { schema: z.ZodType }>>(inputs: T): z.ZodObject<{ [K in keyof T]: T[K]["schema"] }> {
+  return z.object(Object.fromEntries(Object.entries(inputs).map(([key, field]) => [key, field.schema]))) as never;
 }
 
 /** Declares a resource; the identity function, so that the definition's types are checked where it is written. */

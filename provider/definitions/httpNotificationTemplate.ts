@@ -9,12 +9,11 @@ import type { SvcClient } from "../../sdk";
 import { EVENT_KEYS, EVENTS, type EventKey, templateMatchesEvent } from "../../contract/events";
 import { type EventNotificationTemplate, HttpMethod, SecureHashingAlgo, TemplateStatus, TemplateType, WebhookUrl } from "../../contract/platform";
 import { clientFor, operationSignal, serverNowMs } from "../core/clients";
-import { ConnectionInput } from "../core/connectionInput";
 import { plain, sameValue } from "../core/diff";
 import { PartialCreateError, ProviderError, unlessGone } from "../core/errors";
 import { createWithRecovery } from "../core/recovery";
 import { isUnknown } from "../core/unknowns";
-import { defineResource } from "./define";
+import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
 
 /** Friendly event names (the contract's catalog), matched against the system templates' eventType and eventObjectType. */
 export const TEMPLATE_EVENTS = EVENTS;
@@ -86,16 +85,10 @@ const inputs = {
     description: "Adopt an existing template of the account by id instead of cloning (verified and read, never duplicated).",
     example: "2001",
   },
-  connection: {
-    schema: ConnectionInput.optional(),
-    change: "none",
-    secret: true,
-    description: "How to reach another account than the provider's (a secret); usually left out.",
-    example: { partnerId: 102 },
-  },
+  connection: CONNECTION_FIELD,
 } as const;
 
-const all = z.object(Object.fromEntries(Object.entries(inputs).map(([k, f]) => [k, f.schema])) as { [K in keyof typeof inputs]: (typeof inputs)[K]["schema"] });
+const all = inputsSchema(inputs);
 /** The checked inputs (defaults filled in): what create and update receive. */
 export type HttpNotificationTemplateInputs = z.output<typeof all>;
 /** What a program may pass (before defaults): the resource's Args are derived from it. */

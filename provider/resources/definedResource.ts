@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { FIELD_TABLE, type ResourceType } from "./fieldTable";
+import { resourceProps, secretProps } from "./resourceProps";
 import { ShimResource, type ShimKind } from "./shim";
 
 /** The typed outputs of a resource, from its definition's state type (a type import: nothing is loaded). */
@@ -11,16 +12,7 @@ export type OutputsOf<State> = { readonly [K in keyof State]-?: pulumi.Output<St
 
 export abstract class DefinedResource extends ShimResource {
   protected constructor(type: ResourceType, name: string, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
-    const fields = FIELD_TABLE[type];
-    // Every output is named (undefined until the provider fills it), so each is a property of the resource; an input
-    // that is not an output (connection) is left out when not given: each property costs the SDK four promises.
-    const props: Record<string, unknown> = {};
-    for (const key of fields.inputs) {
-      const value = args[key];
-      if (value === undefined && key === "connection") continue;
-      props[key] = value !== undefined && (fields.secrets as readonly string[]).includes(key) ? pulumi.secret(value) : value;
-    }
-    for (const key of fields.outputs) props[key] = undefined;
-    super(fields.kind as ShimKind, type, name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: [...fields.secrets] }));
+    const options = pulumi.mergeOptions(opts, { additionalSecretOutputs: secretProps(type) });
+    super(FIELD_TABLE[type].kind as ShimKind, type, name, resourceProps(type, args), options);
   }
 }

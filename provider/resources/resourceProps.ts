@@ -1,0 +1,24 @@
+/**
+ * The properties a resource class registers, from its row of the field table: every input (secret ones wrapped as
+ * Pulumi secrets), and every output named as undefined so that each is a property of the resource. `connection`, an
+ * input only, is left out when not given: each property costs the SDK four promises.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { FIELD_TABLE, type ResourceType } from "./fieldTable";
+
+export function resourceProps(type: ResourceType, args: Record<string, unknown>): Record<string, unknown> {
+  const fields = FIELD_TABLE[type];
+  const props: Record<string, unknown> = {};
+  for (const key of fields.inputs) {
+    const value = args[key];
+    if (value === undefined && key === "connection") continue;
+    props[key] = value !== undefined && (fields.secrets as readonly string[]).includes(key) ? pulumi.secret(value) : value;
+  }
+  for (const key of fields.outputs) props[key] = undefined;
+  return props;
+}
+
+/** The secret properties of a resource (inputs and outputs), for additionalSecretOutputs. */
+export function secretProps(type: ResourceType): string[] {
+  return [...FIELD_TABLE[type].secrets];
+}
