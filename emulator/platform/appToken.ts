@@ -19,7 +19,7 @@ import {
 import { ApiCall, type ServiceDefinition } from "../api/call";
 import { paginate } from "../api/pager";
 import type { EmulatorContext } from "../context";
-import { ApiError, cannotBeNull, invalidEnum, notUpdatable } from "../errors";
+import { cannotBeNull, invalidEnum, notUpdatable } from "../errors";
 import { parsePrivileges } from "../sessions/ks";
 import { startSessionAction } from "./appTokenSession";
 import { findAppToken, type AppTokenRecord } from "./appTokenRecords";
@@ -107,11 +107,13 @@ export function createAppTokenService(ctx: EmulatorContext): ServiceDefinition {
 
   function update(call: ApiCall): AppToken {
     const s = call.admin();
-    const token = findAppToken(ctx, s.partnerId, call.str("id"));
+    // Arguments first (the real dispatcher builds them all before the action looks anything up).
+    const id = call.str("id");
     call.requireObjectType("appToken", CLASS);
+    const { fields, nulls } = call.parseObject("appToken", CLASS, AppTokenUpdateFields);
+    const token = findAppToken(ctx, s.partnerId, id);
     const sent = Object.keys(call.object("appToken") ?? {}).map((k) => k.replace(/__null$/, ""));
     for (const k of sent) if (READ_ONLY.includes(k)) throw notUpdatable(`${CLASS}::${k}`);
-    const { fields, nulls } = call.parseObject("appToken", CLASS, AppTokenUpdateFields);
     for (const k of nulls) {
       if (k === "sessionDuration") throw cannotBeNull(`${CLASS}::${k}`);
       if (k === "description" || k === "sessionPrivileges") delete token[k];
