@@ -32,7 +32,7 @@ const MAX_AUDIO_BYTES = 10 * 1024 * 1024;
 export function createAvatarApiRoutes(ctx: AvatarEmulatorContext, options: AvatarRouteOptions = {}): Hono {
   const state = avatarStateOf(ctx, options);
   const app = new Hono();
-  app.use("*", cors(AVATAR_CORS));
+  app.use("*", cors({ ...AVATAR_CORS, origin: ctx.access?.corsOrigin ?? AVATAR_CORS.origin }));
   app.onError(avatarErrorHandler);
 
   const create = async (c: Context) => {
