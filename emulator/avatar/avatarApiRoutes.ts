@@ -88,7 +88,9 @@ export function createAvatarApiRoutes(ctx: AvatarEmulatorContext, options: Avata
     if (!(c.req.header("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
       throw new AvatarHttpError(415, "say-audio takes multipart/form-data with turnId, duration and audio");
     }
-    const form = await c.req.parseBody();
+    const form = await c.req.parseBody().catch(() => {
+      throw badRequest("body: malformed multipart/form-data");
+    });
     const fields = SayAudioFields.safeParse({ turnId: form.turnId, duration: form.duration });
     if (!fields.success) throw badRequest(describeIssues(fields.error));
     const audio = form.audio;

@@ -190,7 +190,7 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
 function templateKindArgument(call: ApiCall): string {
   const wanted = call.object("eventNotificationTemplate")?.objectType;
   if (wanted === undefined || wanted === null || wanted === "") throw missingParameter("eventNotificationTemplate:objectType");
-  const kind = typeof wanted === "string" ? KIND_OF[wanted] : undefined;
+  const kind = typeof wanted === "string" && Object.hasOwn(KIND_OF, wanted) ? KIND_OF[wanted] : undefined;
   if (kind === undefined) throw invalidEnum(String(wanted), "eventNotificationTemplate:objectType", "SvcEventNotificationTemplate");
   return kind;
 }
@@ -202,7 +202,7 @@ function templateKindArgument(call: ApiCall): string {
 function filterKind(f: ParamTree): string | undefined {
   const given = f.objectType;
   if (given === undefined || given === null || given === "" || given === OBJECT_TYPES.templateFilter) return undefined;
-  const kind = typeof given === "string" ? FILTER_KIND_OF[given] : undefined;
+  const kind = typeof given === "string" && Object.hasOwn(FILTER_KIND_OF, given) ? FILTER_KIND_OF[given] : undefined;
   if (kind === undefined) throw new ApiError("INVALID_OBJECT_TYPE", `Invalid object type "${String(given)}"`, { TYPE: String(given) });
   return kind;
 }
