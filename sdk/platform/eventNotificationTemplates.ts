@@ -30,8 +30,7 @@ const SignSecret = z
 // Built once: a zod schema compiles itself on its first parse, so one made per call costs that every call.
 const StrictHttpTemplateCloneFields = z.strictObject({ ...HttpTemplateCloneFields.shape, signSecret: SignSecret });
 const StrictHttpTemplateUpdateFields = z.strictObject({ ...HttpTemplateUpdateFields.shape, signSecret: SignSecret.optional() });
-/** clone's fields: the contract's, with `signSecret` required. */
-export type TemplateCloneFields = z.input<typeof StrictHttpTemplateCloneFields>;
+
 const StrictTemplateFilter = z.strictObject(TemplateFilter.shape);
 const StrictPager = z.strictObject(Pager.shape);
 
@@ -45,9 +44,11 @@ export class EventNotificationTemplates {
 
   /**
    * Clone a system template into an HTTP webhook template (it starts disabled; see updateStatus). `signSecret` is
-   * required: without it the platform would sign deliveries with the account's admin secret.
+   * required, checked before any call (SvcValidationError): without it the platform would sign deliveries with the
+   * account's admin secret. (The parameter keeps the contract's type, where it is optional, so callers whose value is
+   * only known at run time still compile.)
    */
-  async clone(id: string, fields: TemplateCloneFields, options?: CallOptions): Promise<EventNotificationTemplate> {
+  async clone(id: string, fields: HttpTemplateCloneFields, options?: CallOptions): Promise<EventNotificationTemplate> {
     validateInput(Id, id, "templates.clone: id");
     const template = validateInput(StrictHttpTemplateCloneFields, fields, "templates.clone");
     return this.api.call(
