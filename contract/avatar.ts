@@ -29,7 +29,10 @@ export const IDLE_TIMEOUT_MS = 30_000;
 /** The check that must be valid for the avatar video feature (spec part d). */
 export const SOURCE_ONLY_CHECK = "source-only-conversion-profile";
 
-/** 32 codes listed by the spec (it states 33 are supported, so unknown codes are passed through by clients). */
+/**
+ * The 32 TTS codes the spec lists. It states 33 are supported without naming the 33rd, so only these are accepted:
+ * the browser library, the backend client and the emulator refuse any other code, naming the field.
+ */
 export const TTS_LANGUAGES = [
   "en",
   "ja",
@@ -72,9 +75,8 @@ export type TTSLanguage = z.infer<typeof TTSLanguage>;
 /**
  * Whether repeating a call whose answer was lost is safe. Not safe: create (a second session), init-client (may
  * open another WHEP resource), say-text and say-audio (the avatar would speak twice). Safe: keep-alive,
- * interrupt, end (a second end finds the session ended: 410; the backend client also takes the real service's
- * 404 on a second end as ended, the browser library follows the spec and reports 404 as SESSION_NOT_FOUND), and
- * the reads.
+ * interrupt, end (a second end finds the session ended: 410, which both clients report as "already ended"; a 404
+ * is "session not found", an error, as the spec's table says), and the reads.
  */
 export const AVATAR_OPERATIONS = {
   create: { repeatSafe: false },
@@ -141,7 +143,7 @@ export type VisualConfig = z.infer<typeof VisualConfig>;
 export const VoiceConfig = z.object({
   id: z.string().min(1).optional(),
   modelId: z.string().min(1).optional(),
-  language: z.string().min(1).optional(),
+  language: TTSLanguage.optional(),
 });
 export type VoiceConfig = z.infer<typeof VoiceConfig>;
 

@@ -64,6 +64,9 @@ export const OBJECT_TYPES = {
   emailTemplate: "SvcEmailNotificationTemplate",
   templateList: "SvcEventNotificationTemplateListResponse",
   templateFilter: "SvcEventNotificationTemplateFilter",
+  /** Filter types of one kind of template: listing with them narrows the list to that kind. */
+  httpTemplateFilter: "SvcHttpNotificationTemplateFilter",
+  emailTemplateFilter: "SvcEmailNotificationTemplateFilter",
   appTokenFilter: "SvcAppTokenFilter",
   pager: "SvcFilterPager",
   exception: "SvcAPIException",

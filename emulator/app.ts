@@ -9,6 +9,7 @@ import { createAvatarApiRoutes, createAvatarVideoRoutes } from "./avatar";
 import type { EmulatorContext } from "./context";
 import { createControlRoutes } from "./control/routes";
 import { errorResponse } from "./errors";
+import { controlAccess } from "./middleware/controlAccess";
 import { faultInjection } from "./middleware/faults";
 import { APP_TOKEN_SERVICE } from "./platform/appToken";
 import { createEntryServices } from "./platform/entry";
@@ -26,6 +27,9 @@ export function createEmulatorApp(ctx: EmulatorContext): Hono {
   app.onError((err, c) => errorResponse(err, c, ctx.log));
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
 
+  // The control API hands out the admin secret: open on loopback only (emulator/middleware/controlAccess.ts).
+  app.use("/_emulator/*", controlAccess(ctx.access));
+  app.use("/avatar-video/_emulator/*", controlAccess(ctx.access));
   // The control API is never subject to injected faults; everything else is.
   app.route("/_emulator", createControlRoutes(ctx));
   app.use("*", faultInjection(ctx.faults));

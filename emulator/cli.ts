@@ -25,14 +25,21 @@ function num(name: string): (v: string) => number {
 const controlUrlOf = (opts: { url?: string }): string =>
   `${(opts.url ?? env.SVC_EMULATOR_URL ?? `http://127.0.0.1:${env.SVC_EMULATOR_PORT ?? DEFAULT_PORT}`).replace(/\/(api_v3|_emulator)\/?$/, "").replace(/\/$/, "")}/_emulator`;
 
-async function controlCall(url: string, method: "GET" | "POST", body?: unknown): Promise<unknown> {
-  const res = await request(url, {
-    method,
-    ...(body !== undefined ? { body: JSON.stringify(body), headers: { "content-type": "application/json" } } : {}),
-  });
+async function controlCall(url: string, method: "GET" | "POST", body?: unknown, token = env.SVC_EMULATOR_CONTROL_TOKEN): Promise<unknown> {
+  const headers: Record<string, string> = {
+    ...(body !== undefined ? { "content-type": "application/json" } : {}),
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
+  const res = await request(url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new Error(`${method} ${url} answered ${res.statusCode}: ${text}`);
   return JSON.parse(text);
+}
+
+function controlNote(control: "open" | "token" | "off"): string {
+  if (control === "token") return "   (needs Authorization: Bearer <control token>)";
+  if (control === "off") return "   (off: not a loopback address and no --control-token)";
+  return "";
 }
 
 const program = new Command("svc-emulator").description("Local emulator of the video platform API (api_v3, webhooks, avatar APIs)");
@@ -42,6 +49,16 @@ program
   .description("start the emulator and keep it running until SIGINT/SIGTERM")
   .addOption(new Option("--port <n>", "port (0 = any free port)").env("SVC_EMULATOR_PORT").argParser(num("--port")).default(DEFAULT_PORT))
   .addOption(new Option("--host <host>", "interface to listen on").env("SVC_EMULATOR_HOST").default("127.0.0.1"))
+  .addOption(
+    new Option("--control-token <token>", "off loopback: the bearer token the control API requires (without one it is off there)").env(
+      "SVC_EMULATOR_CONTROL_TOKEN",
+    ),
+  )
+  .addOption(
+    new Option("--cors-origin <origins>", "off loopback: comma-separated origins the avatar APIs admit (CORS; loopback admits any)").env(
+      "SVC_EMULATOR_CORS_ORIGINS",
+    ),
+  )
   .addOption(new Option("--state <file>", "SQLite state file (in memory when absent)").env("SVC_EMULATOR_STATE"))
   .addOption(new Option("--partner-id <n>", "seeded account id").env("SVC_EMULATOR_PARTNER_ID").argParser(num("--partner-id")))
   .addOption(new Option("--admin-secret <secret>", "seeded account admin secret").env("SVC_EMULATOR_ADMIN_SECRET"))
@@ -95,6 +112,15 @@ program
       host: o.host,
       turnPort: o.turnPort,
       smtp: { port: o.smtpPort },
+      ...(o.controlToken ? { controlToken: o.controlToken } : {}),
+      ...(o.corsOrigin
+        ? {
+            corsOrigins: String(o.corsOrigin)
+              .split(",")
+              .map((x: string) => x.trim())
+              .filter(Boolean),
+          }
+        : {}),
       ...(o.state ? { stateFile: o.state } : {}),
       ...(o.partnerId !== undefined ? { partnerId: o.partnerId } : {}),
       ...(o.adminSecret ? { adminSecret: o.adminSecret } : {}),
@@ -137,7 +163,7 @@ program
           `  base URL      ${info.baseUrl}`,
           `  partner id    ${info.partnerId}`,
           `  admin secret  ${info.adminSecret}   (local emulator credential)`,
-          `  control API   ${info.controlUrl}`,
+          `  control API   ${info.controlUrl}${controlNote(emu.ctx.access.control)}`,
           `  avatar API    ${info.avatarApiUrl}`,
           `  avatar video  ${info.avatarVideoUrl}`,
           info.turnUrl
@@ -164,9 +190,10 @@ program
   .option("--object <json>", "the object the notification carries (JSON); a sample object when absent")
   .option("--partner-id <n>", "account (default: the seeded one)", num("--partner-id"))
   .option("--url <url>", "emulator URL (env SVC_EMULATOR_URL, default http://127.0.0.1:4010)")
+  .option("--control-token <token>", "the control API's bearer token (env SVC_EMULATOR_CONTROL_TOKEN); needed when the emulator is not on loopback")
   .action(async (event: string, o) => {
     const body = { event, ...(o.object ? { object: JSON.parse(o.object) } : {}), ...(o.partnerId !== undefined ? { partnerId: o.partnerId } : {}) };
-    const result = (await controlCall(`${controlUrlOf(o)}/trigger`, "POST", body)) as { deliveryIds: number[]; emailIds?: number[] };
+    const result = (await controlCall(`${controlUrlOf(o)}/trigger`, "POST", body, o.controlToken)) as { deliveryIds: number[]; emailIds?: number[] };
     console.log(`${event}: ${result.deliveryIds.length} delivery job(s) queued, ${result.emailIds?.length ?? 0} email(s) queued ${JSON.stringify(result)}`);
   });
 
@@ -177,11 +204,12 @@ program
   .option("--wait", "wait until no delivery is pending first")
   .option("--json", "print JSON")
   .option("--url <url>", "emulator URL (env SVC_EMULATOR_URL, default http://127.0.0.1:4010)")
+  .option("--control-token <token>", "the control API's bearer token (env SVC_EMULATOR_CONTROL_TOKEN); needed when the emulator is not on loopback")
   .action(async (o) => {
     const base = controlUrlOf(o);
-    if (o.wait) await controlCall(`${base}/deliveries/wait`, "POST");
+    if (o.wait) await controlCall(`${base}/deliveries/wait`, "POST", undefined, o.controlToken);
     const q = o.templateId ? `?templateId=${encodeURIComponent(o.templateId)}` : "";
-    const { deliveries } = (await controlCall(`${base}/deliveries${q}`, "GET")) as { deliveries: Record<string, unknown>[] };
+    const { deliveries } = (await controlCall(`${base}/deliveries${q}`, "GET", undefined, o.controlToken)) as { deliveries: Record<string, unknown>[] };
     if (o.json) return console.log(JSON.stringify(deliveries, null, 2));
     if (deliveries.length === 0) return console.log("no deliveries");
     for (const d of deliveries) {

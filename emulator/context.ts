@@ -10,6 +10,7 @@ import { EmailDeliverer } from "./events/emailDeliverer";
 import { EmailNotifier } from "./events/emailNotifier";
 import { EventNotifier } from "./events/notifier";
 import { SmtpSink } from "./mail/smtpSink";
+import { accessPolicy, type AccessPolicy } from "./middleware/controlAccess";
 import { FaultController, type FaultConfig } from "./middleware/faults";
 import { SessionManager } from "./sessions/sessionManager";
 import type { DatabaseSync } from "./store/quietSqlite";
@@ -34,6 +35,12 @@ export interface EmulatorOptions {
   quiet?: boolean;
   /** Milliseconds clock; injectable for tests of expiry. */
   now?: () => number;
+  /** The address the emulator listens on (default 127.0.0.1); a non-loopback one closes the control API (below). */
+  host?: string;
+  /** Off loopback, the control API answers only `Authorization: Bearer <controlToken>` (16+ characters); without one it is off there. */
+  controlToken?: string;
+  /** Off loopback, the origins the avatar APIs admit (CORS); none by default (on loopback: `*`). */
+  corsOrigins?: readonly string[];
 }
 
 export interface EmulatorContext {
@@ -50,6 +57,8 @@ export interface EmulatorContext {
   mail: { sink: SmtpSink; log: EmailDeliveryStore; deliverer: EmailDeliverer };
   faults: FaultController;
   stats: RequestStats;
+  /** Who may use the control API and which origins CORS admits (loopback: open and `*`). */
+  access: AccessPolicy;
   log(line: string): void;
   /** Adds another account (control API), for tests that need a second partner. */
   createPartner(adminSecret?: string): PartnerRow;
@@ -80,6 +89,7 @@ export function createEmulatorContext(opts: EmulatorOptions = {}): EmulatorConte
     mail: { sink, log: emailLog, deliverer: emailDeliverer },
     faults,
     stats: new RequestStats(),
+    access: accessPolicy({ host: opts.host, controlToken: opts.controlToken, corsOrigins: opts.corsOrigins }),
     log,
     createPartner(adminSecret = randomBytes(16).toString("hex")) {
       let id = randomInt(100_000, 1_000_000);

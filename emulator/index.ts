@@ -25,8 +25,6 @@ export { EVENT_KEYS, SYSTEM_TEMPLATES } from "./events/catalog";
 export interface StartEmulatorOptions extends EmulatorOptions {
   /** 0 (default) picks any free port. */
   port?: number;
-  /** Default 127.0.0.1. */
-  host?: string;
   /** UDP port of the avatar TURN server; 0 (default) picks a free one. */
   turnPort?: number;
 }

@@ -48,7 +48,11 @@ export {
   computeSignature,
   createWebhookHandler,
   webhookMiddleware,
+  MemoryReplayStore,
+  type ReplayOptions,
+  type ReplayStore,
   type SignatureAlgorithm,
+  type VerifyOptions,
   type WebhookOptions,
 } from "./webhooks";
 export { SIGNATURE_HEADER, SIGNATURE_ALGORITHM_HEADER } from "../contract/webhooks";

@@ -1,7 +1,9 @@
 /**
  * Runs api_v3 calls: finds the service and action (case-insensitive, as the real service), counts the call,
- * and turns every failure into an ApiError outcome. multirequest runs its sub-requests in order, copies the
- * top-level ks into each, resolves `{N:result:path}` references and never stops at a failure.
+ * and turns every failure into an ApiError outcome. multirequest runs its sub-requests in the order of their
+ * keys, copies the top-level ks into each, resolves `{N:result:path}` references and never stops at a failure.
+ * As on the real server, N is the sub-request's place in that order, counted from 1, whatever keys the client
+ * sent (the official clients send keys from 0, so their `{1:result}` is the first sub-request's result).
  */
 import type { EmulatorContext } from "../context";
 import { ApiError } from "../errors";
@@ -55,8 +57,9 @@ export class ApiDispatcher {
       const service = typeof resolved.service === "string" ? resolved.service : "";
       const action = typeof resolved.action === "string" ? resolved.action : "";
       const outcome = await this.run(service, action, resolved);
-      results.set(i, outcome);
       ordered.push(outcome);
+      // Referenced by execution order from 1 (`{1:result}` is the first to run), not by the key sent.
+      results.set(ordered.length, outcome);
     }
     return ordered;
   }

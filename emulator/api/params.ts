@@ -4,6 +4,7 @@
  * ending in `__null` sets that field to null. Body values win over the query string.
  */
 import type { Context } from "hono";
+import { HttpError } from "../errors";
 
 export type ParamValue = string | null | ParamTree;
 export interface ParamTree {
@@ -19,11 +20,18 @@ export function keyPath(key: string): string[] {
     .filter((s) => s !== "");
 }
 
+/**
+ * Names that would reach Object.prototype through a plain object (`__proto__[x]=1`, `constructor[prototype][x]=1`).
+ * No platform object has such a property, so a parameter naming one is ignored, like any unknown property.
+ */
+const UNSAFE_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);
+
 export function setPath(tree: ParamTree, path: string[], value: string | null): void {
-  if (path.length === 0) return;
+  if (path.length === 0 || path.some((seg) => UNSAFE_SEGMENTS.has(seg))) return;
   let node = tree;
   for (const seg of path.slice(0, -1)) {
-    const next = node[seg];
+    // Own properties only: `toString[x]=1` must make a subtree, not reach Object.prototype.toString.
+    const next = Object.hasOwn(node, seg) ? node[seg] : undefined;
     if (next === undefined || next === null || typeof next === "string") node[seg] = {};
     node = node[seg] as ParamTree;
   }
@@ -58,7 +66,13 @@ export async function readParams(c: Context): Promise<ParamTree> {
   if (c.req.method === "GET" || c.req.method === "HEAD") return tree;
   const type = (c.req.header("content-type") ?? "").toLowerCase();
   if (type.includes("multipart/form-data")) {
-    const form = await c.req.formData();
+    let form: FormData;
+    try {
+      form = await c.req.formData();
+    } catch {
+      // A transport-level refusal (not a platform error): the body could not be read as the type it claims.
+      throw new HttpError(400, "body: malformed multipart/form-data");
+    }
     for (const [k, v] of form) if (typeof v === "string") setPath(tree, keyPath(k), v);
     return tree;
   }

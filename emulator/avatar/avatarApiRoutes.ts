@@ -32,7 +32,7 @@ const MAX_AUDIO_BYTES = 10 * 1024 * 1024;
 export function createAvatarApiRoutes(ctx: AvatarEmulatorContext, options: AvatarRouteOptions = {}): Hono {
   const state = avatarStateOf(ctx, options);
   const app = new Hono();
-  app.use("*", cors(AVATAR_CORS));
+  app.use("*", cors({ ...AVATAR_CORS, origin: ctx.access?.corsOrigin ?? AVATAR_CORS.origin }));
   app.onError(avatarErrorHandler);
 
   const create = async (c: Context) => {
@@ -88,7 +88,9 @@ export function createAvatarApiRoutes(ctx: AvatarEmulatorContext, options: Avata
     if (!(c.req.header("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
       throw new AvatarHttpError(415, "say-audio takes multipart/form-data with turnId, duration and audio");
     }
-    const form = await c.req.parseBody();
+    const form = await c.req.parseBody().catch(() => {
+      throw badRequest("body: malformed multipart/form-data");
+    });
     const fields = SayAudioFields.safeParse({ turnId: form.turnId, duration: form.duration });
     if (!fields.success) throw badRequest(describeIssues(fields.error));
     const audio = form.audio;

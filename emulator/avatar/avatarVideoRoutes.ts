@@ -25,7 +25,7 @@ const API_PREFIX = "/api/v1";
 export function createAvatarVideoRoutes(ctx: AvatarEmulatorContext, options: AvatarRouteOptions = {}): Hono {
   const state = avatarStateOf(ctx, options);
   const app = new Hono();
-  app.use("*", cors(AVATAR_CORS));
+  app.use("*", cors({ ...AVATAR_CORS, origin: ctx.access?.corsOrigin ?? AVATAR_CORS.origin }));
   app.onError(avatarErrorHandler);
 
   const authenticate = async (c: Context): Promise<AvatarKsInfo> => {

@@ -18,6 +18,8 @@ export interface AvatarEmulatorContext {
   /** Milliseconds since the epoch. */
   now(): number;
   sessions: { verify(ks: string): AvatarKsInfo | Promise<AvatarKsInfo> };
+  /** The CORS origin the routers admit: `*` (the default, loopback) or a list (the emulator bound elsewhere). */
+  access?: { corsOrigin: string | string[] };
 }
 
 export interface AvatarRouteOptions {

@@ -114,11 +114,13 @@ export function listAppTokens(call: ApiCall): Record<string, unknown> {
 /** appToken.update */
 export function updateAppToken(call: ApiCall): AppToken {
   const s = call.admin();
-  const token = findAppToken(call.ctx, s.partnerId, call.str("id"));
+  // Arguments first (the real dispatcher builds them all before the action looks anything up).
+  const id = call.str("id");
   call.requireObjectType("appToken", CLASS);
+  const { fields, nulls } = call.parseObject("appToken", CLASS, AppTokenUpdateFields);
+  const token = findAppToken(call.ctx, s.partnerId, id);
   const sent = Object.keys(call.object("appToken") ?? {}).map((k) => k.replace(/__null$/, ""));
   for (const k of sent) if (READ_ONLY.includes(k)) throw notUpdatable(`${CLASS}::${k}`);
-  const { fields, nulls } = call.parseObject("appToken", CLASS, AppTokenUpdateFields);
   for (const k of nulls) {
     if (k === "sessionDuration") throw cannotBeNull(`${CLASS}::${k}`);
     if (k === "description" || k === "sessionPrivileges") delete token[k];

@@ -14,14 +14,19 @@ import {
 } from "../../contract/platform";
 import { ApiCall, type ServiceDefinition } from "../api/call";
 import { paginate } from "../api/pager";
+import type { ParamTree } from "../api/params";
 import type { EmulatorContext, SessionInfo } from "../context";
-import { ApiError, cannotBeNull, invalidEnum, minLength } from "../errors";
+import { ApiError, cannotBeNull, invalidEnum, minLength, missingParameter } from "../errors";
 import { SYSTEM_TEMPLATES, type TemplateRecord } from "../events/catalog";
 import { applyEmailFields, assertEmailComplete } from "./emailTemplates";
 import { requireFeature } from "./partnerFeatures";
 
 const PRIVILEGE = "disableentitlement";
 const KIND_OF: Record<string, string> = { [OBJECT_TYPES.httpTemplate]: TemplateType.HTTP, [OBJECT_TYPES.emailTemplate]: TemplateType.EMAIL };
+const FILTER_KIND_OF: Record<string, string> = {
+  [OBJECT_TYPES.httpTemplateFilter]: TemplateType.HTTP,
+  [OBJECT_TYPES.emailTemplateFilter]: TemplateType.EMAIL,
+};
 
 const notFound = (id: string): ApiError =>
   new ApiError("EVENT_NOTIFICATION_TEMPLATE_NOT_FOUND", `Event notification template id [${id}] not found`, { ID: id });
@@ -97,11 +102,10 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
 
   function clone(call: ApiCall): EventNotificationTemplate {
     const s = admin(call);
+    // Arguments first (the real dispatcher builds them all before the action looks anything up).
     const id = call.str("id");
+    const targetKind = templateKindArgument(call);
     const source = SYSTEM_TEMPLATES.find((t) => t.id === id) ?? findOwn(s.partnerId, id);
-    const wanted = call.object("eventNotificationTemplate")?.objectType;
-    const targetKind = typeof wanted === "string" && wanted !== "" ? KIND_OF[wanted] : source.type;
-    if (targetKind === undefined) throw invalidEnum(String(wanted), "eventNotificationTemplate:objectType", "SvcEventNotificationTemplate");
     if (targetKind !== source.type) {
       throw new ApiError("EVENT_NOTIFICATION_WRONG_TYPE", `Wrong event notification template type: template [${id}] is ${source.type}, not ${targetKind}`, {
         ID: id,
@@ -137,9 +141,10 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
 
   function update(call: ApiCall): EventNotificationTemplate {
     const s = admin(call);
-    const t = findOwn(s.partnerId, call.str("id"));
-    const wanted = call.object("eventNotificationTemplate")?.objectType;
-    if (typeof wanted === "string" && wanted !== "" && KIND_OF[wanted] !== t.type) {
+    const id = call.str("id");
+    const wantedKind = templateKindArgument(call);
+    const t = findOwn(s.partnerId, id);
+    if (wantedKind !== t.type) {
       throw new ApiError("EVENT_NOTIFICATION_WRONG_TYPE", `Wrong event notification template type: template [${t.id}] is ${t.type}`, {
         ID: t.id,
         TYPE: t.type,
@@ -153,8 +158,9 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
 
   function updateStatus(call: ApiCall): EventNotificationTemplate {
     const s = admin(call);
-    const t = findOwn(s.partnerId, call.str("id"));
+    const id = call.str("id");
     const status = call.int("status");
+    const t = findOwn(s.partnerId, id);
     if (status !== TemplateStatus.ACTIVE && status !== TemplateStatus.DISABLED) {
       throw invalidEnum(String(status), "status", "SvcEventNotificationTemplateStatus");
     }
@@ -177,12 +183,38 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
   };
 }
 
-/** filter[typeEqual|statusEqual|idEqual|systemNameEqual]; the account's deleted templates only when asked for. */
+/**
+ * `eventNotificationTemplate[objectType]`, required on clone and update (like `appToken[objectType]`): the kind of
+ * template it names. Absent: MISSING_MANDATORY_PARAMETER; a type that is no template: INVALID_ENUM_VALUE.
+ */
+function templateKindArgument(call: ApiCall): string {
+  const wanted = call.object("eventNotificationTemplate")?.objectType;
+  if (wanted === undefined || wanted === null || wanted === "") throw missingParameter("eventNotificationTemplate:objectType");
+  const kind = typeof wanted === "string" && Object.hasOwn(KIND_OF, wanted) ? KIND_OF[wanted] : undefined;
+  if (kind === undefined) throw invalidEnum(String(wanted), "eventNotificationTemplate:objectType", "SvcEventNotificationTemplate");
+  return kind;
+}
+
+/**
+ * filter[objectType]: the base filter (or none) lists every kind; the HTTP or email filter type narrows the list
+ * to that kind; any other type is refused (INVALID_OBJECT_TYPE) rather than silently ignored.
+ */
+function filterKind(f: ParamTree): string | undefined {
+  const given = f.objectType;
+  if (given === undefined || given === null || given === "" || given === OBJECT_TYPES.templateFilter) return undefined;
+  const kind = typeof given === "string" && Object.hasOwn(FILTER_KIND_OF, given) ? FILTER_KIND_OF[given] : undefined;
+  if (kind === undefined) throw new ApiError("INVALID_OBJECT_TYPE", `Invalid object type "${String(given)}"`, { TYPE: String(given) });
+  return kind;
+}
+
+/** filter[objectType|typeEqual|statusEqual|idEqual|systemNameEqual]; the account's deleted templates only when asked for. */
 function matchesFilter(call: ApiCall, system: boolean): (t: TemplateRecord) => boolean {
   const f = call.object("filter") ?? {};
   const str = (k: string): string | undefined => (typeof f[k] === "string" && f[k] !== "" ? (f[k] as string) : undefined);
+  const kind = filterKind(f);
   const [type, status, id, systemName] = [str("typeEqual"), str("statusEqual"), str("idEqual"), str("systemNameEqual")];
   return (t) =>
+    (kind === undefined || t.type === kind) &&
     (type === undefined || t.type === type) &&
     (status !== undefined ? String(t.status) === status : system || t.status !== TemplateStatus.DELETED) &&
     (id === undefined || t.id === id) &&

@@ -51,7 +51,12 @@ export class AvatarSessionApi {
       ...(input?.voice ? { voiceConfig: input.voice } : {}),
       ...(input?.clientId !== undefined ? { clientId: input.clientId } : {}),
     });
-    if (!body.success) throw new SvcValidationError(`avatar create: ${describeIssues(body.error.issues, { max: 1 }).replace(/^visualConfig\.id/, "visualId")}`);
+    if (!body.success) {
+      const issue = describeIssues(body.error.issues, { max: 1 })
+        .replace(/^visualConfig\.id/, "visualId")
+        .replace(/^voiceConfig\./, "voice.");
+      throw new SvcValidationError(`avatar create: ${issue}`);
+    }
     const ks = await ksOf(input.ks, this.client.ks, "avatar create");
     const created = await avatarRequest(
       this.client.transport,
@@ -104,15 +109,16 @@ export class AvatarSessionApi {
   }
 
   /**
-   * End the session. 200 ends it; 410 (the spec) and 404 (seen on the real service) mean it had already
-   * ended, reported as `alreadyEnded: true` rather than thrown, so end is safe to repeat.
+   * End the session. 200 ends it; 410 means it had already ended (the spec's table), reported as
+   * `alreadyEnded: true` rather than thrown, so end is safe to repeat. A 404 is "session not found" and is thrown
+   * (AVATAR_SESSION_NOT_FOUND): a mistyped session id must not read as ended while the real session runs on.
    */
   async end(session: AvatarSessionHandle, options?: CallOptions): Promise<{ alreadyEnded: boolean; reason?: string }> {
     try {
       await this.onSession("end", session, {}, SuccessResponse, options);
       return { alreadyEnded: false };
     } catch (error) {
-      if (error instanceof AvatarApiError && (error.code === "AVATAR_SESSION_GONE" || error.code === "AVATAR_SESSION_NOT_FOUND")) {
+      if (error instanceof AvatarApiError && error.code === "AVATAR_SESSION_GONE") {
         return { alreadyEnded: true, ...(error.reason ? { reason: error.reason } : {}) };
       }
       throw error;

@@ -4,6 +4,7 @@
  */
 import { avatarStatusMeaning, type AvatarStatusMeaning } from "../../contract/avatar";
 import { SvcError, type SvcErrorInit } from "../core/errors";
+import { redact } from "../core/redact";
 
 export type AvatarApiErrorCode =
   | "AVATAR_BAD_REQUEST" // 400
@@ -32,16 +33,17 @@ const BY_MEANING: Record<AvatarStatusMeaning, AvatarApiErrorCode> = {
 
 export class AvatarApiError extends SvcError {
   declare readonly code: AvatarApiErrorCode;
-  /** The server's `error` text (redacted). */
+  /** The server's `error` text, redacted. */
   readonly serverError: string | undefined;
-  /** On 410: why the session ended (client, server, idle-timeout, error) when the server says. */
+  /** On 410: why the session ended (client, server, idle-timeout, error) when the server says; redacted. */
   readonly reason: string | undefined;
 
   constructor(code: AvatarApiErrorCode, message: string, init: SvcErrorInit & { serverError?: string; reason?: string } = {}) {
     super(code, message, init);
     this.name = "AvatarApiError";
-    this.serverError = init.serverError;
-    this.reason = init.reason;
+    // Server text is redacted like the message: a server may echo the ks or the JWT it was sent.
+    this.serverError = init.serverError === undefined ? undefined : redact(init.serverError);
+    this.reason = init.reason === undefined ? undefined : redact(init.reason);
   }
 }
 

@@ -15,7 +15,7 @@ import { initialMachineState, step, type Command, type Effect, type MachineEvent
 import { checkBackendSession, checkSayAudio, checkSayText, createRequestOf } from "./sessionInputs";
 import { endReasonOf, pollSpeakingEvents } from "./speakingEvents";
 import { newTurnId } from "./turnId";
-import { createVideoIn } from "./videoAttachment";
+import { containerOf, createVideoIn } from "./videoAttachment";
 import type { AvatarConfig, ConnectionState, CreateSessionOptions, InitSessionOptions, SessionEventMap, SessionEventName, SessionState } from "./types";
 import { WhepClient } from "./whepClient";
 import { AvatarErrorCode } from "./errors";
@@ -67,9 +67,10 @@ export class SvcAvatarSession {
     const apiKey = this.config.apiKey;
     if (!apiKey) throw invalidConfiguration("createSession needs AvatarConfig.apiKey (or use initSession with a backend-created session)");
     const api = this.apiClient();
+    // Bad input fails here, before any call and any state change: the instance stays IDLE and usable.
+    if (options.videoContainerId) containerOf(this.deps.document, options.videoContainerId);
     this.command("createSession");
     try {
-      if (options.videoContainerId) this.attachAvatar(options.videoContainerId);
       const created = await api.create(apiKey, request);
       this.token = created.token;
       this.dispatch({ type: "session.created", sessionId: created.sessionId });
@@ -77,20 +78,30 @@ export class SvcAvatarSession {
     } catch (error) {
       throw this.creationFailed(error, "createSession");
     }
+    this.attachLast(options.videoContainerId);
   }
 
   async initSession(session: { sessionId: string; token: string }, options: InitSessionOptions = {}): Promise<void> {
     checkBackendSession(session);
     const api = this.apiClient();
+    if (options.videoContainerId) containerOf(this.deps.document, options.videoContainerId);
     this.command("initSession");
     try {
-      if (options.videoContainerId) this.attachAvatar(options.videoContainerId);
       this.token = session.token;
       this.dispatch({ type: "session.created", sessionId: session.sessionId });
       await this.connect(api);
     } catch (error) {
       throw this.creationFailed(error, "initSession");
     }
+    this.attachLast(options.videoContainerId);
+  }
+
+  /**
+   * The video is attached as the last step, once the session is READY. If the container went away meanwhile, the
+   * call rejects with INVALID_CONFIGURATION but the session stays READY: attachAvatar(id) again, or endSession().
+   */
+  private attachLast(containerId: string | undefined): void {
+    if (containerId) this.attachAvatar(containerId);
   }
 
   async endSession(): Promise<void> {
@@ -238,7 +249,8 @@ export class SvcAvatarSession {
     if (this.api) return this.api;
     const { baseUrl } = this.config;
     const fetch = this.deps.fetch;
-    if (!baseUrl) throw invalidConfiguration("baseUrl is required outside a browser page (AvatarConfig.baseUrl)");
+    if (!baseUrl)
+      throw invalidConfiguration("baseUrl is required: the avatar API root (AvatarConfig.baseUrl); the library never posts to the page's own origin");
     if (!fetch) throw invalidConfiguration("no fetch in this environment; inject one");
     this.api = new AvatarApiClient({
       baseUrl,

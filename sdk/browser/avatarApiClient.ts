@@ -22,6 +22,7 @@ import {
   type SayTextRequest,
 } from "../../contract/avatar";
 import { describeIssues } from "../../contract/issues";
+import { BodyTooLargeError, readBoundedText } from "./boundedBody";
 import type { Clock } from "./clock";
 import { AvatarError, errorFromStatus } from "./errors";
 import type { Logger } from "./logger";
@@ -155,8 +156,11 @@ export class AvatarApiClient {
     let text: string;
     try {
       response = await this.deps.fetch(this.deps.baseUrl + spec.path, { method: spec.method ?? "POST", headers, body, signal: controller.signal });
-      text = await response.text();
+      text = await readBoundedText(response);
     } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        throw new AvatarError(AvatarErrorCode.API_REQUEST_FAILED, `${spec.op}: ${error.message}`, { op: spec.op, tooLarge: true });
+      }
       const timedOut = controller.signal.aborted;
       throw new AvatarError(
         AvatarErrorCode.API_REQUEST_FAILED,

@@ -47,7 +47,7 @@ export interface DocumentLike {
 
 export interface ResolvedConfig {
   apiKey: string | undefined;
-  /** Undefined outside a browser page when not configured: calls then fail with INVALID_CONFIGURATION. */
+  /** Undefined when not configured: calls then fail with INVALID_CONFIGURATION naming baseUrl. */
   baseUrl: string | undefined;
   catalogUrl: string | undefined;
   retry: RetryConfig;
@@ -98,10 +98,14 @@ export function resolveDeps(deps: AvatarSessionDeps = {}): ResolvedDeps {
   };
 }
 
-/** In a page, the avatar API is expected at `<origin>/avatar-api` (the spec does not show the real root). */
+/**
+ * The default baseUrl is the avatar API root, never the page's own origin (a default there posted the session
+ * string to whatever served the page). The spec shows that root only as `{avatar_api_url}`, so there is no value
+ * the library could default to: without a configured baseUrl, calls fail with INVALID_CONFIGURATION naming it,
+ * before any request.
+ */
 function defaultBaseUrl(): string | undefined {
-  const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
-  return origin && origin !== "null" ? `${origin}/avatar-api` : undefined;
+  return undefined;
 }
 
 function checkUrl(field: string, value: unknown): string {

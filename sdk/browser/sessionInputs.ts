@@ -2,7 +2,7 @@
  * Checks of the public methods' arguments: bad input throws INVALID_CONFIGURATION naming the argument,
  * before any state change or call.
  */
-import { TTS_LANGUAGES, type CreateSessionRequest, type VoiceConfig } from "../../contract/avatar";
+import { TTS_LANGUAGES, TTSLanguage, type CreateSessionRequest, type VoiceConfig } from "../../contract/avatar";
 import { invalidConfiguration } from "./errors";
 import type { CreateSessionOptions } from "./types";
 
@@ -16,7 +16,8 @@ export function createRequestOf(options: CreateSessionOptions): CreateSessionReq
     if (value !== undefined && (typeof value !== "string" || value === "")) throw invalidConfiguration(`createSession: ${field} must be a non-empty string`);
   }
   // The spec lists 32 codes (and states 33 are supported, without naming the 33rd): only listed codes pass.
-  if (options.language !== undefined && !(TTS_LANGUAGES as readonly string[]).includes(options.language as string)) {
+  const language = options.language === undefined ? undefined : TTSLanguage.safeParse(options.language);
+  if (language && !language.success) {
     throw invalidConfiguration(
       `createSession: language ${JSON.stringify(options.language)} is not a supported TTS language code (one of ${TTS_LANGUAGES.join(", ")})`,
       { field: "language", value: String(options.language) },
@@ -25,7 +26,7 @@ export function createRequestOf(options: CreateSessionOptions): CreateSessionReq
   const voice: VoiceConfig = {
     ...(options.voiceId ? { id: options.voiceId } : {}),
     ...(options.modelId ? { modelId: options.modelId } : {}),
-    ...(options.language ? { language: options.language } : {}),
+    ...(language?.success ? { language: language.data } : {}),
   };
   return {
     visualConfig: { id: visualId },

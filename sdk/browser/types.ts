@@ -28,7 +28,7 @@ export interface RetryConfig {
 export interface AvatarConfig {
   /** A session string (ks) used by createSession. Not needed for initSession. */
   apiKey?: string;
-  /** Avatar session API root. Defaults to `<page origin>/avatar-api` in a browser (see docs/avatar.md). */
+  /** Avatar session API root (`{avatar_api_url}`). Never defaults to the page's origin; required (see docs/avatar.md). */
   baseUrl?: string;
   /** Catalog root; defaults to baseUrl. Kept for compatibility, no method of this library calls it. */
   catalogUrl?: string;

@@ -1,12 +1,10 @@
 /** attachAvatar's DOM work: one <video> (autoplay, playsinline, 100% x 100%) in the container, fed the stream. */
-import type { DocumentLike, VideoElementLike } from "./config";
+import type { DocumentLike, ElementLike, VideoElementLike } from "./config";
 import { invalidConfiguration } from "./errors";
 
 export function createVideoIn(doc: DocumentLike | undefined, containerId: string, stream: unknown): VideoElementLike {
-  if (!doc) throw invalidConfiguration("attachAvatar needs a document (none in this environment; inject one)");
-  const container = doc.getElementById(containerId);
-  if (!container) throw invalidConfiguration(`attachAvatar: no element with id "${containerId}"`);
-  const video = doc.createElement("video");
+  const container = containerOf(doc, containerId);
+  const video = (doc as DocumentLike).createElement("video");
   video.autoplay = true;
   video.playsInline = true;
   video.setAttribute("playsinline", "");
@@ -16,4 +14,12 @@ export function createVideoIn(doc: DocumentLike | undefined, containerId: string
   if (stream !== undefined) video.srcObject = stream;
   container.appendChild(video);
   return video;
+}
+
+/** The container element, or INVALID_CONFIGURATION naming the id (createSession checks it before any call). */
+export function containerOf(doc: DocumentLike | undefined, containerId: string): ElementLike {
+  if (!doc) throw invalidConfiguration("attachAvatar needs a document (none in this environment; inject one)");
+  const container = doc.getElementById(containerId);
+  if (!container) throw invalidConfiguration(`attachAvatar: no element with id "${containerId}"`, { field: "videoContainerId" });
+  return container;
 }

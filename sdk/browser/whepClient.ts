@@ -3,6 +3,7 @@
  * application/sdp after ICE gathering (bounded wait; no trickle), the answer applied, and the Location
  * DELETEd on close. Statuses: 404 -> SESSION_NOT_FOUND; 409, 415 and any other -> RTC_CONNECTION_FAILED.
  */
+import { BodyTooLargeError, readBoundedText } from "./boundedBody";
 import type { InitClientResponse } from "../../contract/avatar";
 import type { FetchLike } from "./avatarApiClient";
 import type { Clock } from "./clock";
@@ -97,8 +98,9 @@ export class WhepClient {
     let text: string;
     try {
       response = await this.deps.fetch(whepUrl, { method: "POST", headers: { "Content-Type": "application/sdp" }, body: sdp, signal: controller.signal });
-      text = await response.text();
+      text = await readBoundedText(response);
     } catch (error) {
+      if (error instanceof BodyTooLargeError) throw rtcError(`WHEP answer refused: ${error.message}`);
       throw rtcError(`WHEP offer failed (${controller.signal.aborted ? "timeout" : (error as Error).message})`);
     } finally {
       this.deps.clock.clearTimeout(timer);

@@ -19,9 +19,18 @@ const Id = z.string().min(1, "must be a non-empty string");
 const Status = z.number().int().min(1);
 const VoidResponse = z.unknown();
 
+/**
+ * The sdk requires a signing secret on clone (and refuses an empty one on update): a template without one is signed
+ * with the account's admin secret, which would then become every receiver's verification key by accident.
+ */
+const SignSecret = z
+  .string({ error: (issue) => (issue.input === undefined ? "is required (a template without one is signed with the account's admin secret)" : undefined) })
+  .min(1, "must be a non-empty signing secret (a template without one is signed with the account's admin secret)");
+
 // Built once: a zod schema compiles itself on its first parse, so one made per call costs that every call.
-const StrictHttpTemplateCloneFields = z.strictObject(HttpTemplateCloneFields.shape);
-const StrictHttpTemplateUpdateFields = z.strictObject(HttpTemplateUpdateFields.shape);
+const StrictHttpTemplateCloneFields = z.strictObject({ ...HttpTemplateCloneFields.shape, signSecret: SignSecret });
+const StrictHttpTemplateUpdateFields = z.strictObject({ ...HttpTemplateUpdateFields.shape, signSecret: SignSecret.optional() });
+
 const StrictTemplateFilter = z.strictObject(TemplateFilter.shape);
 const StrictPager = z.strictObject(Pager.shape);
 
@@ -33,7 +42,12 @@ export class EventNotificationTemplates {
     return this.listAction("listTemplates", filter, pager, options);
   }
 
-  /** Clone a system template into an HTTP webhook template (it starts disabled; see updateStatus). */
+  /**
+   * Clone a system template into an HTTP webhook template (it starts disabled; see updateStatus). `signSecret` is
+   * required, checked before any call (SvcValidationError): without it the platform would sign deliveries with the
+   * account's admin secret. (The parameter keeps the contract's type, where it is optional, so callers whose value is
+   * only known at run time still compile.)
+   */
   async clone(id: string, fields: HttpTemplateCloneFields, options?: CallOptions): Promise<EventNotificationTemplate> {
     validateInput(Id, id, "templates.clone: id");
     const template = validateInput(StrictHttpTemplateCloneFields, fields, "templates.clone");

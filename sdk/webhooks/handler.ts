@@ -1,6 +1,6 @@
 /** Ready webhook receivers: createWebhookHandler for node:http, webhookMiddleware for Express-style stacks. */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { WEBHOOK_DEFAULTS, checkWebhookOptions, processWebhook, signatureHeadersOf, type WebhookOptions, type WebhookReply } from "./processWebhook";
+import { checkWebhookOptions, processWebhook, signatureHeadersOf, type WebhookOptions, type WebhookReply } from "./processWebhook";
 
 /** `(req, res) => void` for http.createServer: reads the raw body (bounded), verifies, answers. */
 export function createWebhookHandler(options: WebhookOptions): (req: IncomingMessage, res: ServerResponse) => void {
@@ -46,8 +46,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Webhoo
     send(res, { status: 405, body: { error: "method not allowed" } });
     return;
   }
-  const max = options.maxBodyBytes ?? WEBHOOK_DEFAULTS.maxBodyBytes;
-  const raw = await readBounded(req, max);
+  const raw = await readBounded(req, checkWebhookOptions(options).maxBodyBytes);
   if (raw === "too-large") {
     send(res, { status: 413, body: { error: "payload too large" } }, true);
     return;

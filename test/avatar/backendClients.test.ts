@@ -68,7 +68,8 @@ describe("AvatarSessionApi against the emulator", () => {
     const gone = await failure(api.keepAlive(session));
     expect(gone.code).toBe("AVATAR_SESSION_GONE");
     expect(gone.status).toBe(410);
-    expect(await api.end({ sessionId: "as_missing", token: session.token })).toEqual({ alreadyEnded: true });
+    // A 404 (no such session) is an error, never "already ended" (the spec: only 410 means that).
+    expect((await failure(api.end({ sessionId: "as_missing", token: session.token }))).code).toBe("AVATAR_SESSION_NOT_FOUND");
   });
 
   it("maps statuses to stable codes and keeps ks and JWT out of messages", async () => {

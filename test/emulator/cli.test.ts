@@ -72,6 +72,7 @@ describe("svc-emulator CLI", () => {
     const t = await httpCall(child.info.baseUrl, "eventnotification_eventnotificationtemplate", "clone", {
       ks,
       id: "105",
+      "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate",
       "eventNotificationTemplate[name]": "ready hook",
       "eventNotificationTemplate[url]": hookUrl,
       "eventNotificationTemplate[signSecret]": "abc",

@@ -83,6 +83,7 @@ describe("webhook delivery (real sockets)", () => {
     const inactive = await httpCall(emu.baseUrl, SVC, "clone", {
       ks,
       id: "101",
+      "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate",
       "eventNotificationTemplate[name]": "inactive",
       "eventNotificationTemplate[url]": rx.url,
     });

@@ -36,6 +36,7 @@ describe("delivery jobs are durable", () => {
     const t = await httpCall(first.baseUrl, SVC, "clone", {
       ks,
       id: "103",
+      "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate",
       "eventNotificationTemplate[name]": "resume",
       "eventNotificationTemplate[url]": url,
       "eventNotificationTemplate[signSecret]": "x",

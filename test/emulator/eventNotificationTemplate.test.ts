@@ -133,14 +133,39 @@ describe("event notification templates", () => {
       "eventNotificationTemplate[description__null]": "",
     });
     expect(u).toMatchObject({ url: "https://example.test/v2", name: "Renamed", systemName: "MY_HOOK", signSecret: hook.signSecret });
-    expect((await emu.call(SVC, "update", { ks, id: t.id, "eventNotificationTemplate[name]": "x" })).code).toBe("PROPERTY_VALIDATION_MIN_LENGTH");
+    expect(
+      (
+        await emu.call(SVC, "update", {
+          ks,
+          id: t.id,
+          "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate",
+          "eventNotificationTemplate[name]": "x",
+        })
+      ).code,
+    ).toBe("PROPERTY_VALIDATION_MIN_LENGTH");
     await clone("103", { ...hook, systemName: "TAKEN" });
-    expect((await emu.call(SVC, "update", { ks, id: t.id, "eventNotificationTemplate[systemName]": "TAKEN" })).code).toBe(
-      "EVENT_NOTIFICATION_TEMPLATE_DUPLICATE_SYSTEM_NAME",
-    );
+    expect(
+      (
+        await emu.call(SVC, "update", {
+          ks,
+          id: t.id,
+          "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate",
+          "eventNotificationTemplate[systemName]": "TAKEN",
+        })
+      ).code,
+    ).toBe("EVENT_NOTIFICATION_TEMPLATE_DUPLICATE_SYSTEM_NAME");
     expect((await emu.call(SVC, "update", { ks, id: t.id, "eventNotificationTemplate[objectType]": "SvcEmailNotificationTemplate" })).code).toBe(
       "EVENT_NOTIFICATION_WRONG_TYPE",
     );
-    expect((await emu.call(SVC, "update", { ks, id: "101", "eventNotificationTemplate[name]": "hijack" })).code).toBe("EVENT_NOTIFICATION_TEMPLATE_NOT_FOUND");
+    expect(
+      (
+        await emu.call(SVC, "update", {
+          ks,
+          id: "101",
+          "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate",
+          "eventNotificationTemplate[name]": "hijack",
+        })
+      ).code,
+    ).toBe("EVENT_NOTIFICATION_TEMPLATE_NOT_FOUND");
   });
 });

@@ -52,6 +52,7 @@ describe("durable state", () => {
     const tpl = await httpCall(baseUrl, SVC, "clone", {
       ks,
       id: "101",
+      "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate",
       "eventNotificationTemplate[name]": "durable",
       "eventNotificationTemplate[systemName]": "DURABLE",
       "eventNotificationTemplate[url]": "http://127.0.0.1:9/x",
@@ -76,6 +77,7 @@ describe("durable state", () => {
       const again = await httpCall(url, SVC, "clone", {
         ks,
         id: "101",
+        "eventNotificationTemplate[objectType]": "SvcHttpNotificationTemplate",
         "eventNotificationTemplate[name]": "second",
         "eventNotificationTemplate[url]": "http://127.0.0.1:9/y",
       });

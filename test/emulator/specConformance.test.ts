@@ -72,7 +72,9 @@ describe("spec conformance of the emulator", () => {
   it("the sdk refuses a plain-http webhook URL before any call", async () => {
     const client = new SvcClient({ baseUrl: "http://127.0.0.1:9/api_v3", partnerId: PARTNER_ID, auth: { ks: "unused" } });
     try {
-      const error = await client.templates.clone("101", { name: "hook", url: "http://example.test/hook" }).catch((e: unknown) => e);
+      const error = await client.templates
+        .clone("101", { name: "hook", url: "http://example.test/hook", signSecret: "sign-secret-0123456789" })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SvcValidationError);
       expect((error as Error).message).toMatch(/url.*https:\/\//);
     } finally {

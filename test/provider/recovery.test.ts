@@ -124,7 +124,7 @@ describe("create recovery in the provider runtime", () => {
     const inputs = (
       await templateProvider.check(
         {},
-        { event: "entry.ready", name: "recovered hook", systemName: "recovered_hook", url: "https://hooks.example/in", signSecret: "s3cret-sign" },
+        { event: "entry.ready", name: "recovered hook", systemName: "recovered_hook", url: "https://hooks.example/in", signSecret: "s3cret-sign-0123456789" },
       )
     ).inputs;
     faults({ next: ["commitThenError"], pathIncludes: "/action/clone" });
@@ -137,7 +137,7 @@ describe("create recovery in the provider runtime", () => {
     const second = (
       await templateProvider.check(
         {},
-        { event: "entry.ready", name: "hook two", systemName: "hook_two", url: "https://hooks.example/in", signSecret: "s3cret-sign" },
+        { event: "entry.ready", name: "hook two", systemName: "hook_two", url: "https://hooks.example/in", signSecret: "s3cret-sign-0123456789" },
       )
     ).inputs;
     faults({ next: ["commitThenDrop"], pathIncludes: "/action/updateStatus" });

@@ -66,6 +66,7 @@ describe("package export map", () => {
         "EventType",
         "HashType",
         "HttpMethod",
+        "MemoryReplayStore",
         "Notification",
         "OBJECT_TYPES",
         "SIGNATURE_ALGORITHM_HEADER",

@@ -1,0 +1,101 @@
+/**
+ * Issue 19, the browser library: no page-origin default for baseUrl (the session string never goes to whatever
+ * served the page); createSession checks the video container first and attaches the video last, so a failure
+ * leaves the instance usable; response bodies are read up to a cap; server text in errors is redacted.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { AvatarError, SvcAvatarSession } from "../../sdk/browser";
+import { MAX_RESPONSE_BYTES } from "../../sdk/browser/boundedBody";
+import { FakeElement } from "../../sdk/browser/fakes/fakeDocument";
+import { createHarness, KS, type Harness } from "./harness";
+
+let h: Harness;
+beforeEach(() => {
+  h = createHarness();
+});
+
+async function rejection(promise: Promise<unknown>): Promise<AvatarError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(AvatarError);
+    return error as AvatarError;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("baseUrl never defaults to the page's origin", () => {
+  const g = globalThis as { location?: unknown };
+  afterEach(() => {
+    delete g.location;
+  });
+
+  it("in a page without baseUrl, createSession fails INVALID_CONFIGURATION naming baseUrl and sends nothing", async () => {
+    g.location = { origin: "https://page.example", href: "https://page.example/app" };
+    const sent: string[] = [];
+    const s = new SvcAvatarSession({ apiKey: KS }, { fetch: async (input) => (sent.push(input), new Response("{}")) });
+    const error = await rejection(s.createSession({ visualId: "v" }));
+    expect(error.code).toBe("INVALID_CONFIGURATION");
+    expect(error.message).toContain("baseUrl");
+    expect(sent).toEqual([]);
+    expect(s.getSessionState()).toBe("IDLE");
+  });
+});
+
+describe("createSession attaches the video last; a failure leaves the instance usable", () => {
+  it("an unknown container is refused before any call; the instance stays IDLE and can create", async () => {
+    const s = h.session();
+    const error = await rejection(s.createSession({ visualId: "v", videoContainerId: "missing" }));
+    expect(error.code).toBe("INVALID_CONFIGURATION");
+    expect(h.count("/create")).toBe(0);
+    expect(s.getSessionState()).toBe("IDLE");
+    await s.createSession({ visualId: "v", videoContainerId: "avatar" });
+    expect(s.getSessionState()).toBe("READY");
+    expect(h.doc.getElementById("avatar")!.children).toHaveLength(1);
+  });
+
+  it("the video is attached once READY; if its container went away meanwhile, the session stays READY and usable", async () => {
+    const s = h.session(undefined, {
+      fetch: (input, init) => {
+        if (input.endsWith("/create")) h.doc.elements.delete("avatar");
+        return h.fetch(input, init);
+      },
+    });
+    const error = await rejection(s.createSession({ visualId: "v", videoContainerId: "avatar" }));
+    expect(error.code).toBe("INVALID_CONFIGURATION");
+    expect(s.getSessionState()).toBe("READY");
+    h.doc.elements.set("elsewhere", new FakeElement("elsewhere"));
+    s.attachAvatar("elsewhere");
+    expect(h.doc.getElementById("elsewhere")!.children).toHaveLength(1);
+    await s.sayText("still here");
+    await s.endSession();
+    expect(s.getSessionState()).toBe("ENDED");
+  });
+});
+
+describe("the browser client caps the body it reads", () => {
+  it("a streamed answer past the cap is refused and no more of it is read", async () => {
+    let pulled = 0;
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    const huge = () =>
+      new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (pulled > 4 * MAX_RESPONSE_BYTES) return controller.close();
+          pulled += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      });
+    const s = h.session(undefined, { fetch: async () => new Response(huge(), { status: 200 }) });
+    const error = await rejection(s.createSession({ visualId: "v" }));
+    expect(error.code).toBe("API_REQUEST_FAILED");
+    expect(error.details).toMatchObject({ tooLarge: true });
+    expect(pulled).toBeLessThanOrEqual(MAX_RESPONSE_BYTES + 2 * chunk.byteLength);
+  });
+
+  it("a declared Content-Length past the cap is refused without reading", async () => {
+    const s = h.session(undefined, {
+      fetch: async () => new Response("{}", { status: 200, headers: { "content-length": String(MAX_RESPONSE_BYTES + 1) } }),
+    });
+    expect((await rejection(s.createSession({ visualId: "v" }))).details).toMatchObject({ tooLarge: true });
+  });
+});
