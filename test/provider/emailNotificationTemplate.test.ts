@@ -2,7 +2,7 @@
  * EmailNotificationTemplate through the provider runtime (the handlers both providers call) against the emulator in
  * this process, no engine: check's rules, clone then activate with the declared email (inherited fields cleared),
  * read giving back exactly the checked inputs, in-place update with cleared lists, diff's replacing fields, adoption,
- * an import's read, a wrong-kind id, and a failed activation leaving nothing behind (or recorded as a partial failure).
+ * an import's read, a wrong-kind id, a lost clone answer recovered, and a failed activation leaving nothing behind (or recorded as a partial failure).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
@@ -203,6 +203,20 @@ describe("EmailNotificationTemplate in the provider runtime", () => {
     await expect(provider.create(await checked(declared({ adoptId: "999999" })))).rejects.toThrow(/adoptId: email template 999999 was not found/);
     await provider.delete(existing.id, adopted.outs);
     await admin.templates.delete(hook.id);
+  });
+
+  it.each([
+    ["by its systemName", { systemName: "LOST_CLONE" }],
+    ["by name, subject and description", { name: "Lost clone, no systemName", subject: "Lost: {entry_name}" }],
+  ])("a clone whose answer was lost after the platform acted is found again %s and finished, not duplicated", async (_how, fields) => {
+    const before = await emailTemplateIds();
+    emulator.ctx.faults.set({ next: ["commitThenError"], pathIncludes: "/action/clone" });
+    const { id, outs } = await provider.create(await checked(declared(fields)));
+    emulator.ctx.faults.set({});
+    expect((await emailTemplateIds()).filter((t) => !before.includes(t))).toEqual([id]);
+    expect(outs).toMatchObject({ active: true, contentParameters: [{ key: "entry_name" }] });
+    expect(outs.fromName).toBeUndefined();
+    await provider.delete(id, outs);
   });
 
   it("a failed activation deletes the clone; when the delete fails too, the clone is handed to the engine as a partial failure", async () => {
