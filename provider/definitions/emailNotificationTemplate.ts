@@ -22,8 +22,7 @@ import {
 } from "../../contract/emailTemplates";
 import { EVENT_KEYS, templateMatchesEvent } from "../../contract/events";
 import { TemplateStatus } from "../../contract/platform";
-import type { SvcClient } from "../../sdk";
-import { SvcResponseError } from "../../sdk/errors";
+import { type SvcClient, SvcResponseError } from "../../sdk";
 import { clientFor, operationSignal, serverNowMs } from "../core/clients";
 import { ConnectionInput } from "../core/connectionInput";
 import { plain, sameValue } from "../core/diff";

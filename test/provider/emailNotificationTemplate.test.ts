@@ -10,9 +10,7 @@ import { configure, resetForTests } from "../../provider/core/clients";
 import { PartialCreateError } from "../../provider/core/errors";
 import type { ResourceHandlers } from "../../provider/definitions/handlers";
 import * as runtime from "../../provider/runtime";
-import { SvcClient } from "../../sdk";
-import { SvcApiError } from "../../sdk/errors";
-import { EmailNotificationTemplates } from "../../sdk/platform/emailTemplates";
+import { EmailNotificationTemplates, SvcApiError, SvcClient } from "../../sdk";
 
 const provider = (runtime as unknown as Record<string, ResourceHandlers>).emailNotificationTemplate!;
 
