@@ -3,6 +3,12 @@ import type { EVENTS } from "../contract/events";
 
 export { AppToken, type AppTokenArgs } from "./resources/appToken";
 export { HttpNotificationTemplate, type HttpNotificationTemplateArgs } from "./resources/httpNotificationTemplate";
+export {
+  EmailNotificationTemplate,
+  type EmailNotificationTemplateArgs,
+  type EmailRecipientArgs,
+  type ContentParameterArgs,
+} from "./resources/emailNotificationTemplate";
 export type { ConnectionArgs } from "./resources/connectionArgs";
 export type { TemplateEvent } from "./definitions/httpNotificationTemplate";
 

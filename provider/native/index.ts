@@ -6,16 +6,18 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { AppTokenOutputs } from "../definitions/appToken";
+import type { EmailTemplateOutputs } from "../definitions/emailNotificationTemplate";
 import type { TemplateOutputs } from "../definitions/httpNotificationTemplate";
 import type { AppTokenArgs } from "../resources/appToken";
 import type { ConnectionArgs } from "../resources/connectionArgs";
+import type { ContentParameterArgs, EmailNotificationTemplateArgs, EmailRecipientArgs } from "../resources/emailNotificationTemplate";
 import type { OutputsOf } from "../resources/definedResource";
 import { PROVIDER_SECRET_SETTINGS, type ResourceType } from "../resources/fieldTable";
 import type { HttpNotificationTemplateArgs } from "../resources/httpNotificationTemplate";
 import { dynamicTypeToken } from "../resources/typeToken";
 import { NativeResource, nativeTypeToken } from "./nativeResource";
 
-export type { AppTokenArgs, HttpNotificationTemplateArgs, ConnectionArgs };
+export type { AppTokenArgs, HttpNotificationTemplateArgs, EmailNotificationTemplateArgs, EmailRecipientArgs, ContentParameterArgs, ConnectionArgs };
 
 /**
  * A template taken over with `pulumi import`: its write-once signSecret is never read back, so the program may leave
@@ -54,6 +56,19 @@ export class HttpNotificationTemplate extends NativeResource {
   }
   constructor(name: string, args: HttpNotificationTemplateArgs | ImportedHttpNotificationTemplateArgs, opts: pulumi.CustomResourceOptions = {}) {
     super("HttpNotificationTemplate", name, args, opts);
+  }
+}
+
+/** The outputs, typed from the definition's state. */
+export interface EmailNotificationTemplate extends OutputsOf<Omit<EmailTemplateOutputs, "connection" | "adoptId">> {}
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only declares the outputs the engine sets
+export class EmailNotificationTemplate extends NativeResource {
+  static readonly __pulumiType = nativeTypeToken("EmailNotificationTemplate");
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts: pulumi.CustomResourceOptions = {}): EmailNotificationTemplate {
+    return new EmailNotificationTemplate(name, {} as EmailNotificationTemplateArgs, { ...opts, id });
+  }
+  constructor(name: string, args: EmailNotificationTemplateArgs, opts: pulumi.CustomResourceOptions = {}) {
+    super("EmailNotificationTemplate", name, args, opts);
   }
 }
 

@@ -58,6 +58,44 @@ export const FIELD_TABLE = {
       "signSecret",
       "connection"
     ]
+  },
+  "EmailNotificationTemplate": {
+    "kind": "emailNotificationTemplate",
+    "inputs": [
+      "systemTemplateId",
+      "systemTemplateName",
+      "event",
+      "name",
+      "systemName",
+      "description",
+      "subject",
+      "body",
+      "format",
+      "fromEmail",
+      "fromName",
+      "to",
+      "cc",
+      "bcc",
+      "replyTo",
+      "priority",
+      "contentParameters",
+      "active",
+      "adoptId",
+      "connection"
+    ],
+    "outputs": [
+      "templateId",
+      "partnerId",
+      "sourceTemplateId",
+      "status",
+      "eventType",
+      "eventObjectType",
+      "createdAt",
+      "updatedAt"
+    ],
+    "secrets": [
+      "connection"
+    ]
   }
 } as const;
 

@@ -17,7 +17,7 @@ const examples = readdirSync(examplesDir, { withFileTypes: true })
 
 describe("examples/", () => {
   it("has the examples the index lists, each listed", () => {
-    expect(examples.sort()).toEqual(["basic", "environments", "gitops", "pipeline-app-token", "webhook-receiver"]);
+    expect(examples.sort()).toEqual(["basic", "email-on-entry-ready", "environments", "gitops", "pipeline-app-token", "webhook-receiver"]);
     const index = readFileSync(join(examplesDir, "README.md"), "utf8");
     for (const name of examples) expect(index).toContain(`(${name}/)`);
   });

@@ -112,7 +112,7 @@ describe("installing the plugin from the packed package", () => {
     const schema = JSON.parse(text) as { name: string; version: string; resources: Record<string, unknown> };
     expect(schema.name).toBe("svc");
     expect(schema.version).toBe(version);
-    expect(Object.keys(schema.resources).sort()).toEqual(["svc:index:AppToken", "svc:index:HttpNotificationTemplate"]);
+    expect(Object.keys(schema.resources).sort()).toEqual(["svc:index:AppToken", "svc:index:EmailNotificationTemplate", "svc:index:HttpNotificationTemplate"]);
     expect(JSON.parse(readFileSync(join(repoRoot, "plugin", "schema.json"), "utf8")).resources).toEqual(schema.resources);
   }, 60_000);
 });

@@ -31,6 +31,6 @@ describe("the provider runtime bundle", () => {
     expect(ours).toEqual([entry]);
     expect(files.some((f) => f.includes("/node_modules/zod/"))).toBe(true);
     expect(files.some((f) => f.includes("/node_modules/undici/lib/dispatcher/agent.js"))).toBe(true);
-    expect(kinds).toEqual(["appToken", "configure", "httpNotificationTemplate"]);
+    expect(kinds).toEqual(["appToken", "configure", "emailNotificationTemplate", "httpNotificationTemplate"]);
   });
 });

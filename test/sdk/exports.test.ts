@@ -41,7 +41,7 @@ describe("package export map", () => {
   });
 
   it("pulumi-svc: the resources", () => {
-    expect(Object.keys(load("pulumi-svc")).sort()).toEqual(["AppToken", "HttpNotificationTemplate", "TEMPLATE_EVENTS"]);
+    expect(Object.keys(load("pulumi-svc")).sort()).toEqual(["AppToken", "EmailNotificationTemplate", "HttpNotificationTemplate", "TEMPLATE_EVENTS"]);
   });
 
   it("pulumi-svc/sdk: the client, errors, webhooks and the wire contract, no internals", () => {

@@ -3,11 +3,13 @@
  * state records (no orphan, no duplicate, nothing deleted that the state still holds) and nothing is left pending.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
+import { TemplateType } from "../../contract/platform";
 import type { SvcClient } from "../../sdk";
 
 export interface ServerAndState {
-  server: { tokens: string[]; templates: string[] };
-  state: { tokens: string[]; templates: string[]; pending: number };
+  /** Active app tokens, and the account's HTTP and email templates that are not deleted. */
+  server: { tokens: string[]; templates: string[]; emailTemplates: string[] };
+  state: { tokens: string[]; templates: string[]; emailTemplates: string[]; pending: number };
 }
 
 export async function serverAndState(stack: Stack, client: SvcClient): Promise<ServerAndState> {
@@ -22,15 +24,19 @@ export async function serverAndState(stack: Stack, client: SvcClient): Promise<S
       .map((r) => r.id as string)
       .sort();
   const tokens = (await client.appTokens.iterate({ statusEqual: 2 }).toArray()).map((t) => t.id).sort();
-  const templates = (await client.templates.iterate().toArray())
-    .filter((t) => t.status !== 3)
-    .map((t) => t.id)
-    .sort();
+  const live = (list: { id: string; status: number }[]) =>
+    list
+      .filter((t) => t.status !== 3)
+      .map((t) => t.id)
+      .sort();
+  const templates = live(await client.templates.iterate({ typeEqual: TemplateType.HTTP }).toArray());
+  const emailTemplates = live(await client.emailTemplates.iterate().toArray());
   return {
-    server: { tokens, templates },
+    server: { tokens, templates, emailTemplates },
     state: {
       tokens: idsOf("AppToken"),
       templates: idsOf("HttpNotificationTemplate"),
+      emailTemplates: idsOf("EmailNotificationTemplate"),
       pending: (deployment.pending_operations?.length ?? 0) + resources.filter((r) => r.delete).length,
     },
   };

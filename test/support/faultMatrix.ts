@@ -102,7 +102,7 @@ export function faultMatrix(group: FaultGroup, seedBase: number, provider: Provi
       expect(result.summary.result).toBe("succeeded");
       const { server, state } = await serverAndState(p.stack, p.client);
       expect(state.pending).toBe(0);
-      expect(server).toEqual({ tokens: state.tokens, templates: state.templates });
+      expect(server).toEqual({ tokens: state.tokens, templates: state.templates, emailTemplates: state.emailTemplates });
       if (destroyed) {
         expect(state).toMatchObject({ tokens: [], templates: [] });
         return;

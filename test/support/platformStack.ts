@@ -16,6 +16,8 @@ export const platformProgram = join(repoRoot, "test", "e2e", "fixtures", "platfo
 export interface Scenario {
   tokens?: Record<string, Record<string, unknown>>;
   templates?: Record<string, Record<string, unknown>>;
+  /** EmailNotificationTemplates by name. */
+  emailTemplates?: Record<string, Record<string, unknown>>;
   /** Existing objects read by id (AppToken.get / HttpNotificationTemplate.get), not managed. */
   tokenLookups?: Record<string, string>;
   templateLookups?: Record<string, string>;
