@@ -24,12 +24,11 @@ import { EVENT_KEYS, templateMatchesEvent } from "../../contract/events";
 import { TemplateStatus } from "../../contract/platform";
 import { type SvcClient, SvcResponseError } from "../../sdk";
 import { clientFor, operationSignal, serverNowMs } from "../core/clients";
-import { ConnectionInput } from "../core/connectionInput";
 import { plain, sameValue } from "../core/diff";
 import { PartialCreateError, ProviderError, unlessGone } from "../core/errors";
 import { createWithRecovery } from "../core/recovery";
 import { isUnknown } from "../core/unknowns";
-import { defineResource } from "./define";
+import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
 
 const names = <T extends Record<string, unknown>>(table: T) => Object.keys(table) as [keyof T & string, ...(keyof T & string)[]];
 
@@ -146,16 +145,10 @@ const inputs = {
     description: "Adopt an existing email template of the account by id instead of cloning (verified and read, never duplicated).",
     example: "2001",
   },
-  connection: {
-    schema: ConnectionInput.optional(),
-    change: "none",
-    secret: true,
-    description: "How to reach another account than the provider's (a secret); usually left out.",
-    example: { partnerId: 102 },
-  },
+  connection: CONNECTION_FIELD,
 } as const;
 
-const all = z.object(Object.fromEntries(Object.entries(inputs).map(([k, f]) => [k, f.schema])) as { [K in keyof typeof inputs]: (typeof inputs)[K]["schema"] });
+const all = inputsSchema(inputs);
 /** The checked inputs (defaults filled in): what create and update receive. */
 export type EmailNotificationTemplateInputs = z.output<typeof all>;
 /** What a program may pass (before defaults): the resource's Args are derived from it. */

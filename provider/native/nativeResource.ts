@@ -2,13 +2,14 @@
  * The base of the native plugin's resource classes for TypeScript programs (`pulumi-svc/native`): the same field
  * table as the dynamic classes, registered as `svc:index:<type>` and served by the plugin `pulumi-resource-svc`.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { QuietResource } from "../resources/quietResource";
 import type { ResourceType } from "../resources/fieldTable";
 import { resourceProps } from "../resources/resourceProps";
 
 export const nativeTypeToken = (type: ResourceType): string => `svc:index:${type}`;
 
-export abstract class NativeResource extends pulumi.CustomResource {
+export abstract class NativeResource extends QuietResource {
   protected constructor(type: ResourceType, name: string, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
     // Secret inputs are secrets in the program too (the plugin marks them secret in what it returns as well).
     super(nativeTypeToken(type), name, resourceProps(type, args), opts);

@@ -10,7 +10,8 @@
  * per resource (stored twice in the state, sent with every check, diff and create) and loaded the TypeScript compiler
  * into the program to produce it. See docs/bench.md.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { QuietResource } from "./quietResource";
 import { dynamicTypeToken } from "./typeToken";
 
 /** A resource definition's `kind`: the runtime export its shim calls. */
@@ -42,24 +43,8 @@ export function shimText(kind: ShimKind): string {
  * provider is the shim of its kind. Properties whose value is undefined and that are not outputs of the resource
  * should be left out of `props` by the caller: each property costs the SDK four promises with a stack trace.
  */
-export abstract class ShimResource extends pulumi.CustomResource {
+export abstract class ShimResource extends QuietResource {
   protected constructor(kind: ShimKind, type: string, name: string, props: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
-    // While it registers a resource, @pulumi/pulumi tags each promise it makes (four per property) with a stack
-    // trace for its leak report, which prints them only with PULUMI_DEBUG_PROMISE_LEAKS set. Under the language
-    // host's source-map support (on by default) each trace maps every frame through source maps: about 0.1 ms each,
-    // most of the program's time per AppToken (docs/bench.md). So no frames are captured during the synchronous
-    // registration, unless that debugging is on. The resource's own source position is unaffected (the SDK lifts the
-    // limit itself to find it), and an error thrown here gets its stack back.
-    const limit = Error.stackTraceLimit;
-    if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) Error.stackTraceLimit = 0;
-    try {
-      super(dynamicTypeToken(type), name, { ...props, __provider: shimText(kind) }, opts);
-    } catch (error) {
-      Error.stackTraceLimit = limit;
-      if (error instanceof Error) Error.captureStackTrace(error, new.target);
-      throw error;
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
+    super(dynamicTypeToken(type), name, { ...props, __provider: shimText(kind) }, opts);
   }
 }
