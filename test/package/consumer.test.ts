@@ -229,7 +229,7 @@ describe("the package as a user installs it", () => {
       "function",
       "true",
       "true",
-      "appToken,configure,httpNotificationTemplate",
+      "appToken,configure,emailNotificationTemplate,httpNotificationTemplate",
       "object",
     ]);
   }, 120_000);

@@ -195,7 +195,7 @@ describe("EmailNotificationTemplate in the provider runtime", () => {
     expect((await admin.emailTemplates.get(existing.id)).fromName).toBeUndefined();
 
     const http = (await admin.templates.listTemplates({ systemNameEqual: "HTTP_ENTRY_ADDED" })).objects[0]!;
-    const hook = await admin.templates.clone(http.id, { name: "a webhook", url: "https://hooks.example/x" });
+    const hook = await admin.templates.clone(http.id, { name: "a webhook", url: "https://hooks.example/x", signSecret: "a-webhook-signing-secret" });
     await expect(provider.create(await checked(declared({ adoptId: hook.id })))).rejects.toThrow(`template ${hook.id} is not an email notification template`);
     await expect(provider.read(hook.id, {})).rejects.toThrow(/is not an email notification template/);
     await expect(provider.create(await checked(declared({ adoptId: "999999" })))).rejects.toThrow(/adoptId: email template 999999 was not found/);
