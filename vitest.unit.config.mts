@@ -21,6 +21,7 @@ export default defineConfig({
       "test/avatar/**/*.test.ts",
       "test/browser/**/*.test.ts",
       "test/docs/**/*.test.ts",
+      "test/fuzz/**/*.test.ts",
     ],
     exclude: [
       // Read the built package (dist/) or start child processes.
