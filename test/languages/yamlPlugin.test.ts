@@ -11,6 +11,9 @@ import { parse, stringify } from "yaml";
 import { SvcClient } from "../../sdk";
 import { makeOutsideToken, OUTSIDE_TOKEN, type PluginProject, pluginProject, SIGN_SECRET } from "./pluginProject";
 
+/** A Pulumi YAML reference, `${expr}`. */
+const ref = (expr: string) => `$\{${expr}}`;
+
 describe("examples/yaml on the plugin", () => {
   let p: PluginProject;
   beforeAll(async () => {
@@ -74,14 +77,14 @@ describe("examples/yaml on the plugin", () => {
     project.config = { ...project.config, secondPartnerId: { type: "integer" }, secondAdminSecret: { type: "string", secret: true } };
     project.resources["second-account"] = {
       type: "pulumi:providers:svc",
-      properties: { baseUrl: p.emulator.baseUrl, partnerId: "${secondPartnerId}", adminSecret: "${secondAdminSecret}" },
+      properties: { baseUrl: p.emulator.baseUrl, partnerId: ref("secondPartnerId"), adminSecret: ref("secondAdminSecret") },
     };
     project.resources["second-pipeline"] = {
       type: "svc:index:AppToken",
       properties: { description: "Pipeline of the second account" },
-      options: { provider: "${second-account}" },
+      options: { provider: ref("second-account") },
     };
-    project.outputs = { ...project.outputs, secondTokenId: "${second-pipeline.tokenId}", secondPartner: "${second-pipeline.partnerId}" };
+    project.outputs = { ...project.outputs, secondTokenId: ref("second-pipeline.tokenId"), secondPartner: ref("second-pipeline.partnerId") };
     writeFileSync(projectFile, stringify(project));
     await p.pulumi("up", "--yes", "--skip-preview");
     expect(await p.lastChanges()).toEqual({ create: 2, same: 5 });
