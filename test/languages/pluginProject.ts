@@ -120,5 +120,6 @@ export async function makeOutsideToken(client: SvcClient): Promise<{ id: string;
     sessionDuration: OUTSIDE_TOKEN.sessionDuration,
     sessionPrivileges: OUTSIDE_TOKEN.sessionPrivileges,
   } as never);
+  if (!made.token) throw new Error("the emulator returned no token value");
   return { id: made.id, token: made.token };
 }
