@@ -40,11 +40,19 @@ export function generateSdks(outDir: string, codegen = languageTools().codegen):
   copyFileSync(join(outDir, "python", "pulumi_svc", "README.md"), join(outDir, "python", "README.md"));
 }
 
-/** Every file under dir, as paths relative to it, sorted. */
+/**
+ * What installing or building an SDK in place leaves beside it (the generators' own .gitignore files name it):
+ * `pip install ./sdk-gen/python` builds in the folder (build/, *.egg-info), Python writes __pycache__, `npm run
+ * build` of the Node.js SDK writes bin/. Not the generators' output, so neither drift nor a stale file.
+ */
+const BUILD_ARTEFACT = /^(build|dist|bin|node_modules|__pycache__|\.mypy_cache)$|\.egg-info$|\.pyc$/;
+
+/** Every file under dir, as paths relative to it, sorted (build artefacts left out). */
 export function filesUnder(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
+      if (BUILD_ARTEFACT.test(name)) continue;
       const path = join(d, name);
       if (statSync(path).isDirectory()) walk(path);
       else out.push(relative(dir, path));
