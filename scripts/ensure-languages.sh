@@ -7,8 +7,8 @@
 #   venv         a Python virtual environment with `pulumi` from PyPI, pinned in scripts/pulumi-engine/python-host/requirements.txt
 #   codegen      pulumi-svc-codegen: Pulumi's Node.js, Python and Go SDK generators at the engine's version
 #                (scripts/pulumi-engine/codegen)
-#   go           Go's own build cache warmed for test/languages/go (a Go program run as an Automation API inline
-#                program: Go programs need no language host, and the proxy serves none)
+#   go           Go's own build cache warmed for test/languages/go, examples/go and test/languages/goplugin (Go
+#                programs run as Automation API inline programs: they need no language host, and the proxy serves none)
 #
 # Each piece is cached outside the clone in its own folder, named by its version and a hash of its inputs (go.sum,
 # requirements.txt, the Python interpreter): a cached piece costs a file test. Go builds run one at a time.
@@ -87,15 +87,19 @@ if [ ! -x "$venv/bin/python" ] || [ ! -f "$venv/.complete" ]; then
   say "venv ready in $(( $(date +%s) - start ))s ($(du -sh "$venv" | cut -f1))"
 fi
 
-# 5. Go's build cache for the Go Automation API program (so the test's `go run` only links).
-if [ ! -f "$cache_root/go-warm-$(hash_of test/languages/go/go.sum test/languages/go/main.go)" ]; then
-  need_go "the Go program of test/languages/go"
-  say "compiling test/languages/go (the Go SDK's Automation API; once per change)"
+# 5. Go's build cache for the Go programs the tests run (so each test's `go run` / `go build` only links):
+#    test/languages/go (no plugin), examples/go (the example on the generated SDK, sdk-gen/go) and
+#    test/languages/goplugin (the example's program plus an imported token).
+for gomod in test/languages/go examples/go test/languages/goplugin; do
+  marker="$cache_root/go-warm-$(echo "$gomod" | tr / -)-$(hash_of $gomod/go.mod $gomod/go.sum $(find $gomod examples/go/program sdk-gen/go -name '*.go' | sort))"
+  [ -f "$marker" ] && continue
+  need_go "the Go program of $gomod"
+  say "compiling $gomod (the Go SDK's Automation API; once per change)"
   start=$(date +%s)
-  (cd test/languages/go && go build -o /dev/null .) >&2
-  mkdir -p "$cache_root"; touch "$cache_root/go-warm-$(hash_of test/languages/go/go.sum test/languages/go/main.go)"
+  (cd "$gomod" && GOFLAGS= go build -o /dev/null .) >&2
+  mkdir -p "$cache_root"; touch "$marker"
   say "compiled in $(( $(date +%s) - start ))s"
-fi
+done
 
 mkdir -p node_modules
 printf '{"bins":["%s","%s"],"venv":"%s","python":"%s","codegen":"%s","pythonHost":"%s","yamlHost":"%s","pulumiPython":"%s"}\n' \

@@ -11,15 +11,26 @@ import { describe, expect, it } from "vitest";
 import { repoRoot } from "../support/pulumi";
 import { examplesDir } from "./exampleStack";
 
-const examples = readdirSync(examplesDir, { withFileTypes: true })
+const all = readdirSync(examplesDir, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
+/** The examples in other languages, on the native plugin (test/languages/{python,yaml,go}Plugin.test.ts run them). */
+const OTHER_LANGUAGES = ["go", "python", "yaml"];
+const examples = all.filter((name) => !OTHER_LANGUAGES.includes(name));
 
 describe("examples/", () => {
   it("has the examples the index lists, each listed", () => {
-    expect(examples.sort()).toEqual(["basic", "email-on-entry-ready", "environments", "gitops", "pipeline-app-token", "webhook-receiver"]);
+    expect(all.sort()).toEqual(["basic", "email-on-entry-ready", "environments", "gitops", "go", "pipeline-app-token", "python", "webhook-receiver", "yaml"]);
     const index = readFileSync(join(examplesDir, "README.md"), "utf8");
-    for (const name of examples) expect(index).toContain(`(${name}/)`);
+    for (const name of all) expect(index).toContain(`(${name}/)`);
+  });
+
+  it.each(OTHER_LANGUAGES)("%s is a Pulumi project on the plugin with a README", (name) => {
+    const dir = join(examplesDir, name);
+    expect(readFileSync(join(dir, "Pulumi.yaml"), "utf8")).toMatch(/^ {6}path: \.\.\/\.\.\/dist\/pulumi-resource-svc$/m);
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    expect(readme).toContain("npm run emulator");
+    expect(readme).toMatch(/pulumi config set --secret/);
   });
 
   it.each(examples)("%s is a TypeScript Pulumi project with a README", (name) => {
