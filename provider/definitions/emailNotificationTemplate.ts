@@ -20,15 +20,15 @@ import {
   emailFieldsShape,
   EMAIL_LIMITS,
 } from "../../contract/emailTemplates";
-import { EVENT_KEYS, templateMatchesEvent } from "../../contract/events";
+import { EVENT_KEYS } from "../../contract/events";
 import { TemplateStatus } from "../../contract/platform";
 import { type SvcClient, SvcResponseError } from "../../sdk";
 import { clientFor, operationSignal, serverNowMs } from "../core/clients";
 import { plain, sameValue } from "../core/diff";
 import { PartialCreateError, ProviderError, unlessGone } from "../core/errors";
 import { createWithRecovery } from "../core/recovery";
-import { isUnknown } from "../core/unknowns";
 import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
+import { carriedForRead, checkSelectors, chooseSource, eventOf, keepsSystemName, messageOf, nameOf } from "./templateSelection";
 
 const names = <T extends Record<string, unknown>>(table: T) => Object.keys(table) as [keyof T & string, ...(keyof T & string)[]];
 
@@ -159,12 +159,8 @@ export type ContentParameterInput = z.output<typeof Parameter>;
 /** The input-only fields the outputs carry through from the inputs. */
 type CarriedInputs = Pick<EmailNotificationTemplateInputs, "systemTemplateId" | "systemTemplateName" | "event" | "adoptId" | "connection">;
 
-const SELECTORS = ["systemTemplateId", "systemTemplateName", "event"] as const;
 /** Fields a clone inherits from its source when not sent: declared empty, they are cleared before activation. */
 const CLEARABLE = ["fromName", "cc", "bcc", "replyTo", "contentParameters"] as const;
-
-const nameOf = <T extends Record<string, number>>(table: T, value: number | undefined): keyof T | undefined =>
-  (Object.keys(table) as (keyof T)[]).find((key) => table[key] === value);
 
 type WireRecipients = { emailRecipients?: { email: string; name?: string }[] } | undefined;
 
@@ -253,19 +249,10 @@ export const emailNotificationTemplate = defineResource<EmailNotificationTemplat
   },
 
   validate(checked, _olds, failures) {
-    const given = SELECTORS.filter((key) => checked[key] !== undefined && checked[key] !== null);
-    if (given.length !== 1 && !given.some((key) => isUnknown(checked[key]))) {
-      failures.push({
-        property: given[1] ?? "systemTemplateId",
-        reason: `expected exactly one of systemTemplateId, systemTemplateName or event (to choose the system email template to clone); got ${given.length === 0 ? "none" : given.join(", ")}`,
-      });
-    }
+    checkSelectors(checked, failures, "email");
   },
 
-  deleteBeforeReplace(olds, news) {
-    // The account's systemNames are unique: a replacement keeping its systemName must delete the old one first.
-    return news.systemName !== undefined && sameValue(olds.systemName, news.systemName);
-  },
+  deleteBeforeReplace: keepsSystemName,
 
   async create(inputs) {
     const client = clientFor(inputs.connection);
@@ -291,8 +278,7 @@ export const emailNotificationTemplate = defineResource<EmailNotificationTemplat
     const template = await getEmailTemplate(client, id, operationSignal());
     if (!template || template.status === TemplateStatus.DELETED) return undefined;
     // An import reads with no state: the event the template reacts to stands for the system template it came from.
-    const selected = SELECTORS.some((key) => state[key] !== undefined);
-    const carried = selected ? state : { ...state, event: EVENT_KEYS.find((key) => templateMatchesEvent(template, key)) };
+    const carried = carriedForRead(state, template);
     return emailTemplateOutputs(template, carried, state.sourceTemplateId);
   },
 
@@ -319,7 +305,7 @@ export const emailNotificationTemplate = defineResource<EmailNotificationTemplat
     return templates
       .filter((t) => t.status !== TemplateStatus.DELETED && t.partnerId !== 0)
       .map((t) => {
-        const outs = emailTemplateOutputs(t, { event: EVENT_KEYS.find((key) => templateMatchesEvent(t, key)) }, undefined);
+        const outs = emailTemplateOutputs(t, { event: eventOf(t) }, undefined);
         return { id: t.id, name: t.systemName || t.name, inputs: outs };
       });
   },
@@ -423,18 +409,7 @@ async function findCloned(client: SvcClient, fields: ReturnType<typeof cloneFiel
 /** The system email template to clone, from whichever selector the program gave. */
 async function resolveSource(client: SvcClient, inputs: EmailNotificationTemplateInputs, signal: AbortSignal): Promise<EmailTemplate> {
   const { objects } = await client.emailTemplates.listTemplates({}, { pageSize: 500 }, { signal });
-  const wanted = inputs.event;
-  const match = objects.find((t) =>
-    inputs.systemTemplateId !== undefined
-      ? t.id === inputs.systemTemplateId
-      : inputs.systemTemplateName !== undefined
-        ? t.systemName === inputs.systemTemplateName
-        : wanted !== undefined && templateMatchesEvent(t, wanted),
-  );
-  if (match) return match;
-  const field = SELECTORS.find((key) => inputs[key] !== undefined) ?? "systemTemplateId";
-  const available = objects.map((t) => `${t.id} (${t.systemName ?? t.name})`).join(", ");
-  throw new ProviderError(`${field}: no email system template matches ${String(inputs[field])}; available: ${available || "none"}`);
+  return chooseSource(objects, inputs, "email");
 }
 
 /** The email template of this id; undefined when gone; an error naming the problem when it is another kind. */
@@ -464,9 +439,4 @@ async function adopt(
   const status = inputs.active === false ? TemplateStatus.DISABLED : TemplateStatus.ACTIVE;
   if (template.status !== status) template = await client.emailTemplates.updateStatus(id, status, { signal });
   return { id, outs: emailTemplateOutputs(template, inputs, sourceId) };
-}
-
-function messageOf(error: unknown): string {
-  if (error && typeof error === "object" && "code" in error) return `${String(error.code)}: ${(error as unknown as Error).message}`;
-  return error instanceof Error ? error.message : String(error);
 }

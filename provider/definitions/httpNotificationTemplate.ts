@@ -6,14 +6,14 @@
  */
 import { z } from "zod";
 import type { SvcClient } from "../../sdk";
-import { EVENT_KEYS, EVENTS, type EventKey, templateMatchesEvent } from "../../contract/events";
+import { EVENT_KEYS, EVENTS, type EventKey } from "../../contract/events";
 import { type EventNotificationTemplate, HttpMethod, SecureHashingAlgo, TemplateStatus, TemplateType, WebhookUrl } from "../../contract/platform";
 import { clientFor, operationSignal, serverNowMs } from "../core/clients";
-import { plain, sameValue } from "../core/diff";
+import { plain } from "../core/diff";
 import { PartialCreateError, ProviderError, unlessGone } from "../core/errors";
 import { createWithRecovery } from "../core/recovery";
-import { isUnknown } from "../core/unknowns";
 import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
+import { carriedForRead, checkSelectors, chooseSource, eventOf, keepsSystemName, messageOf, nameOf } from "./templateSelection";
 
 /** Friendly event names (the contract's catalog), matched against the system templates' eventType and eventObjectType. */
 export const TEMPLATE_EVENTS = EVENTS;
@@ -97,11 +97,6 @@ export type HttpNotificationTemplateProgramInputs = z.input<typeof all>;
 /** The input-only fields the outputs carry through from the inputs. */
 type CarriedInputs = Pick<HttpNotificationTemplateInputs, "systemTemplateId" | "systemTemplateName" | "event" | "signSecret" | "adoptId" | "connection">;
 
-const SELECTORS = ["systemTemplateId", "systemTemplateName", "event"] as const;
-
-const nameOf = <T extends Record<string, number>>(table: T, value: number | undefined): keyof T | undefined =>
-  (Object.keys(table) as (keyof T)[]).find((key) => table[key] === value);
-
 /** Outputs: the server's record, with the write-once signSecret kept from the inputs (never read back). */
 export function templateOutputs(template: EventNotificationTemplate, carried: CarriedInputs, sourceTemplateId: string | undefined) {
   return plain({
@@ -163,13 +158,7 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
   },
 
   validate(checked, olds, failures) {
-    const given = SELECTORS.filter((key) => checked[key] !== undefined && checked[key] !== null);
-    if (given.length !== 1 && !given.some((key) => isUnknown(checked[key]))) {
-      failures.push({
-        property: given[1] ?? "systemTemplateId",
-        reason: `expected exactly one of systemTemplateId, systemTemplateName or event (to choose the system template to clone); got ${given.length === 0 ? "none" : given.join(", ")}`,
-      });
-    }
+    checkSelectors(checked, failures, "HTTP");
     // A new template needs its signing secret. Only an imported one (whose previous inputs, read from the server,
     // have none: the platform never returns it) may go without, until the program declares one.
     const creating = Object.keys(olds).length === 0;
@@ -178,10 +167,7 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
     }
   },
 
-  deleteBeforeReplace(olds, news) {
-    // The account's systemNames are unique: a replacement keeping its systemName must delete the old one first.
-    return news.systemName !== undefined && sameValue(olds.systemName, news.systemName);
-  },
+  deleteBeforeReplace: keepsSystemName,
 
   async create(inputs) {
     const client = clientFor(inputs.connection);
@@ -208,8 +194,7 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
     const template = await unlessGone(() => client.templates.get(id, { signal: operationSignal() }));
     if (!template || template.status === TemplateStatus.DELETED) return undefined;
     // An import reads with no state: the event the template reacts to stands for the system template it came from.
-    const selected = SELECTORS.some((key) => state[key] !== undefined);
-    const carried = selected ? state : { ...state, event: EVENT_KEYS.find((key) => templateMatchesEvent(template, key)) };
+    const carried = carriedForRead(state, template);
     return templateOutputs(template, carried, state.sourceTemplateId);
   },
 
@@ -236,7 +221,7 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
     return templates
       .filter((t) => t.status !== TemplateStatus.DELETED && t.partnerId !== 0)
       .map((t) => {
-        const outs = templateOutputs(t, { event: EVENT_KEYS.find((key) => templateMatchesEvent(t, key)) }, undefined);
+        const outs = templateOutputs(t, { event: eventOf(t) }, undefined);
         return { id: t.id, name: t.systemName || t.name, inputs: outs };
       });
   },
@@ -299,18 +284,7 @@ async function findCloned(
 /** The system template to clone, from whichever selector the program gave. */
 async function resolveSource(client: SvcClient, inputs: HttpNotificationTemplateInputs, signal: AbortSignal): Promise<EventNotificationTemplate> {
   const { objects } = await client.templates.listTemplates({ typeEqual: TemplateType.HTTP }, { pageSize: 500 }, { signal });
-  const wanted = inputs.event;
-  const match = objects.find((t) =>
-    inputs.systemTemplateId !== undefined
-      ? t.id === inputs.systemTemplateId
-      : inputs.systemTemplateName !== undefined
-        ? t.systemName === inputs.systemTemplateName
-        : wanted !== undefined && templateMatchesEvent(t, wanted),
-  );
-  if (match) return match;
-  const field = SELECTORS.find((key) => inputs[key] !== undefined) ?? "systemTemplateId";
-  const available = objects.map((t) => `${t.id} (${t.systemName ?? t.name})`).join(", ");
-  throw new ProviderError(`${field}: no HTTP system template matches ${String(inputs[field])}; available: ${available || "none"}`);
+  return chooseSource(objects, inputs, "HTTP");
 }
 
 /** Adopt an existing template: verified and read, never duplicated; in-place fields converge to the inputs. */
@@ -329,9 +303,4 @@ async function adopt(
   const status = inputs.active === false ? TemplateStatus.DISABLED : TemplateStatus.ACTIVE;
   if (template.status !== status) template = await client.templates.updateStatus(id, status, { signal });
   return { id, outs: templateOutputs(template, inputs, sourceId) };
-}
-
-function messageOf(error: unknown): string {
-  if (error && typeof error === "object" && "code" in error) return `${String(error.code)}: ${(error as unknown as Error).message}`;
-  return error instanceof Error ? error.message : String(error);
 }
