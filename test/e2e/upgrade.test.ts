@@ -53,7 +53,8 @@ describe("package upgrade", () => {
   });
 
   it("a new release of the runtime code: no visible change, no API call", async () => {
-    edit(join(copy.packageDir, "dist", "provider", "runtime", "appTokenProvider.js"), (text) => `${text}\nexports.releaseMarker = "0.2.0";\n`);
+    // The runtime the stored shims load (one bundled file).
+    edit(join(copy.packageDir, "dist", "provider", "runtime", "index.js"), (text) => `${text}\nexports.releaseMarker = "0.2.0";\n`);
     await p.resetStats();
     expect((await p.stack.preview()).changeSummary).toEqual({ same: 3 });
     expect((await p.stack.up()).summary.resourceChanges).toEqual({ same: 3 });
