@@ -25,16 +25,16 @@ export function accountChange(olds: Record<string, unknown>, news: Record<string
   const after = news.connection as ConnectionInput | undefined;
   const target = accountOf(after);
   if (!target) return false; // check has reported why the connection does not resolve
-  const oldPartner = typeof olds.partnerId === "number" ? olds.partnerId : before ? accountOf(before)?.partnerId : undefined;
-  const oldUrl = before ? accountOf(before)?.baseUrl : undefined;
+  // The old connection resolved under today's config: where the replacement's delete would go.
+  const reachable = accountOf(before);
+  const oldPartner = typeof olds.partnerId === "number" ? olds.partnerId : before ? reachable?.partnerId : undefined;
+  const oldUrl = before ? reachable?.baseUrl : undefined;
   const partnerMoved = oldPartner !== undefined && oldPartner !== target.partnerId;
   const urlMoved = oldUrl !== undefined && after !== undefined && oldUrl !== target.baseUrl;
   if (!partnerMoved && !urlMoved) return false;
   // When the old object is still reachable through its own connection (explicit in state, or the stack's config that
   // has not moved), the replacement's delete finds it: replace.
-  const reachable = accountOf(before);
-  if (onStackMove === "replace" || (reachable !== undefined && reachable.partnerId === oldPartner && (oldUrl === undefined || reachable.baseUrl === oldUrl)))
-    return true;
+  if (onStackMove === "replace" || (reachable !== undefined && reachable.partnerId === oldPartner)) return true;
   throw new ProviderError(
     `the account changed under this resource: it lives in partner ${oldPartner}, but the connection now reaches partner ${target.partnerId}. ` +
       "Updating it there would touch another account's object. Put the previous svc:partnerId (and its credentials) back, " +
