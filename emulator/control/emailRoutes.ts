@@ -3,6 +3,7 @@
  * template: recipients, subject, rendered body, state, every SMTP answer), a wait for pending emails, and the mail
  * sink's mailbox (what the SMTP server received, decoded).
  */
+import { logFilterOf, waitUntilIdle } from "./deliveryLogQuery";
 import { Hono } from "hono";
 import type { EmulatorContext } from "../context";
 import type { EmailDeliveryRow } from "../store/emailDeliveryStore";
@@ -39,25 +40,13 @@ export function createEmailControlRoutes(ctx: EmulatorContext): Hono {
   const app = new Hono();
 
   app.get("/emails", (c) => {
-    const q = c.req.query();
-    const rows = ctx.mail.log.list({
-      ...(q.templateId ? { templateId: q.templateId } : {}),
-      ...(q.partnerId ? { partnerId: Number(q.partnerId) } : {}),
-      ...(q.state ? { state: q.state } : {}),
-    });
-    return c.json({ emails: rows.map(emailView) });
+    return c.json({ emails: ctx.mail.log.list(logFilterOf(c.req.query())).map(emailView) });
   });
 
   /** Waits until no email is scheduled or being sent (bounded by timeoutMs, default 10 s). */
   app.post("/emails/wait", async (c) => {
-    const timeoutMs = Math.min(Number(c.req.query("timeoutMs") ?? 10_000) || 10_000, 120_000);
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      ctx.mail.deliverer.idle().then(() => false),
-      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs))),
-    ]);
-    clearTimeout(timer);
-    return c.json({ idle: !timedOut, pending: ctx.mail.log.list({ state: "pending" }).length });
+    const idle = await waitUntilIdle(() => ctx.mail.deliverer.idle(), c.req.query("timeoutMs"));
+    return c.json({ idle, pending: ctx.mail.log.list({ state: "pending" }).length });
   });
 
   /** What the mail sink received (newest last); `?to=` keeps messages whose envelope names that recipient. */

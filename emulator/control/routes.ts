@@ -3,6 +3,7 @@
  * LocalStack endpoint): account info, extra accounts, event triggers, the delivery log, the email log and mailbox
  * (emailRoutes.ts), faults and stats.
  */
+import { logFilterOf, waitUntilIdle } from "./deliveryLogQuery";
 import { Hono } from "hono";
 import { z } from "zod";
 import { describeIssues } from "../../contract/issues";
@@ -96,22 +97,13 @@ export function createControlRoutes(ctx: EmulatorContext): Hono {
   });
 
   app.get("/deliveries", (c) => {
-    const q = c.req.query();
-    const rows = ctx.store.listDeliveries({
-      ...(q.templateId ? { templateId: q.templateId } : {}),
-      ...(q.partnerId ? { partnerId: Number(q.partnerId) } : {}),
-      ...(q.state ? { state: q.state } : {}),
-    });
-    return c.json({ deliveries: rows.map(deliveryView) });
+    return c.json({ deliveries: ctx.store.listDeliveries(logFilterOf(c.req.query())).map(deliveryView) });
   });
 
   /** Waits until no delivery is scheduled or running (bounded by timeoutMs, default 10 s). */
   app.post("/deliveries/wait", async (c) => {
-    const timeoutMs = Math.min(Number(c.req.query("timeoutMs") ?? 10_000) || 10_000, 120_000);
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([ctx.deliverer.idle().then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs)))]);
-    clearTimeout(timer);
-    return c.json({ idle: !timedOut, pending: ctx.store.listDeliveries({ state: "pending" }).length });
+    const idle = await waitUntilIdle(() => ctx.deliverer.idle(), c.req.query("timeoutMs"));
+    return c.json({ idle, pending: ctx.store.listDeliveries({ state: "pending" }).length });
   });
 
   // Email templates: /emails (the email delivery log), /emails/wait, /mailbox (what the mail sink received).

@@ -6,6 +6,7 @@
  * X-SVC-HASH-ALGO names the signature's algorithm, as the real platform sends it; a job stores only the hex, whose
  * length tells the algorithm (so jobs stored before the header existed are sent with the right one too).
  */
+import { JobScheduler } from "./jobScheduler";
 import { Agent, request } from "undici";
 import { DEFAULT_SIGNATURE_ALGORITHM, SIGNATURE_ALGORITHM_HEADER, SIGNATURE_HEADER, signatureAlgorithmByLength } from "../../contract/webhooks";
 import type { DeliveryRow, Store } from "../store/store";
@@ -30,10 +31,7 @@ export const DEFAULT_DELIVERY: DeliveryOptions = {
 export class Deliverer {
   private readonly options: DeliveryOptions;
   private readonly agent: Agent;
-  private readonly timers = new Map<number, NodeJS.Timeout>();
-  private readonly inFlight = new Set<Promise<void>>();
-  private closed = false;
-  private idleWaiters: (() => void)[] = [];
+  private readonly jobs: JobScheduler;
 
   constructor(
     private readonly store: Store,
@@ -42,23 +40,13 @@ export class Deliverer {
     private readonly log: (line: string) => void = () => {},
   ) {
     this.options = { ...DEFAULT_DELIVERY, ...options };
+    this.jobs = new JobScheduler(now, (id) => this.attempt(id));
     this.agent = new Agent({ keepAliveTimeout: 1_000, connections: 16 });
   }
 
   /** Schedules a job's first attempt (or resumes a pending one after a restart). */
   schedule(row: DeliveryRow): void {
-    if (this.closed || row.state !== "pending") return;
-    const delay = Math.max(0, row.nextAttemptAt - this.now());
-    const timer = setTimeout(() => {
-      this.timers.delete(row.id);
-      const p = this.attempt(row.id).finally(() => {
-        this.inFlight.delete(p);
-        this.notifyIdle();
-      });
-      this.inFlight.add(p);
-    }, delay);
-    timer.unref?.();
-    this.timers.set(row.id, timer);
+    if (row.state === "pending") this.jobs.schedule(row.id, row.nextAttemptAt);
   }
 
   resumePending(): void {
@@ -67,29 +55,17 @@ export class Deliverer {
 
   /** Resolves when no job is scheduled or running (tests use it through the control API). */
   idle(): Promise<void> {
-    if (this.timers.size === 0 && this.inFlight.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.jobs.idle();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
-    await Promise.allSettled([...this.inFlight]);
-    this.notifyIdle();
+    await this.jobs.close();
     await this.agent.close();
-  }
-
-  private notifyIdle(): void {
-    if (this.timers.size > 0 || this.inFlight.size > 0) return;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const w of waiters) w();
   }
 
   private async attempt(id: number): Promise<void> {
     const row = this.store.getDelivery(id);
-    if (row?.state !== "pending" || this.closed) return;
+    if (row?.state !== "pending" || this.jobs.closed) return;
     const started = this.now();
     let status: number | undefined;
     let error: string | undefined;
@@ -112,7 +88,7 @@ export class Deliverer {
     } catch (err) {
       error = describe(err);
     }
-    if (this.closed && status === undefined) return; // shutting down: leave the job pending for the next start
+    if (this.jobs.closed && status === undefined) return; // shutting down: leave the job pending for the next start
     const at = this.now();
     row.attempts.push({ atMs: started, durationMs: at - started, ...(status !== undefined ? { status } : {}), ...(error ? { error } : {}) });
     row.updatedAt = at;

@@ -6,6 +6,7 @@
  * fails at once, as a mail server's sender does. The Message-ID is fixed per email, so a message kept by the sink
  * but answered with an error, then sent again, arrives twice under one Message-ID.
  */
+import { JobScheduler } from "./jobScheduler";
 import { createTransport, type SendMailOptions, type Transporter } from "nodemailer";
 import type { EmailRecipient } from "../../contract/emailTemplates";
 import { EmailFormat, EmailPriority } from "../../contract/emailTemplates";
@@ -19,10 +20,7 @@ const MESSAGE_ID_HOST = "svc-emulator.localhost";
 export class EmailDeliverer {
   private readonly options: DeliveryOptions;
   private transport: Promise<Transporter> | undefined;
-  private readonly timers = new Map<number, NodeJS.Timeout>();
-  private readonly inFlight = new Set<Promise<void>>();
-  private closed = false;
-  private idleWaiters: (() => void)[] = [];
+  private readonly jobs: JobScheduler;
 
   constructor(
     private readonly store: EmailDeliveryStore,
@@ -32,24 +30,12 @@ export class EmailDeliverer {
     private readonly log: (line: string) => void = () => {},
   ) {
     this.options = { ...DEFAULT_DELIVERY, ...options };
+    this.jobs = new JobScheduler(now, (id) => this.attempt(id));
   }
 
   /** Schedules an email's next attempt (or resumes a pending one after a restart). */
   schedule(row: EmailDeliveryRow): void {
-    if (this.closed || row.state !== "pending") return;
-    const timer = setTimeout(
-      () => {
-        this.timers.delete(row.id);
-        const p = this.attempt(row.id).finally(() => {
-          this.inFlight.delete(p);
-          this.notifyIdle();
-        });
-        this.inFlight.add(p);
-      },
-      Math.max(0, row.nextAttemptAt - this.now()),
-    );
-    timer.unref?.();
-    this.timers.set(row.id, timer);
+    if (row.state === "pending") this.jobs.schedule(row.id, row.nextAttemptAt);
   }
 
   resumePending(): void {
@@ -58,24 +44,12 @@ export class EmailDeliverer {
 
   /** Resolves when no email is scheduled or being sent. */
   idle(): Promise<void> {
-    if (this.timers.size === 0 && this.inFlight.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.jobs.idle();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
-    await Promise.allSettled([...this.inFlight]);
-    this.notifyIdle();
+    await this.jobs.close();
     if (this.transport) (await this.transport).close();
-  }
-
-  private notifyIdle(): void {
-    if (this.timers.size > 0 || this.inFlight.size > 0) return;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const w of waiters) w();
   }
 
   /** One SMTP transport to the sink, made when the first email goes out (the sink starts then if it has not). */
@@ -97,7 +71,7 @@ export class EmailDeliverer {
 
   private async attempt(id: number): Promise<void> {
     const row = this.store.get(id);
-    if (row?.state !== "pending" || this.closed) return;
+    if (row?.state !== "pending" || this.jobs.closed) return;
     const started = this.now();
     let outcome: Omit<EmailAttempt, "atMs" | "durationMs">;
     let permanent = false;
@@ -113,7 +87,7 @@ export class EmailDeliverer {
       };
       permanent = e.responseCode !== undefined && e.responseCode >= 500;
     }
-    if (this.closed && outcome.responseCode === undefined) return; // shutting down: leave it pending for the next start
+    if (this.jobs.closed && outcome.responseCode === undefined) return; // shutting down: leave it pending for the next start
     const at = this.now();
     row.attempts.push({ atMs: started, durationMs: at - started, ...outcome });
     row.updatedAt = at;

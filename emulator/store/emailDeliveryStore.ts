@@ -5,6 +5,7 @@
  */
 import type { RenderedEmail } from "../events/emailRender";
 import type { DatabaseSync } from "./quietSqlite";
+import { deliveryFilter } from "./store";
 
 export interface EmailAttempt {
   /** Unix milliseconds. */
@@ -84,12 +85,8 @@ export class EmailDeliveryStore {
   }
 
   list(filter: { templateId?: string; partnerId?: number; state?: string } = {}): EmailDeliveryRow[] {
-    const where: string[] = [];
-    const args: (string | number)[] = [];
-    if (filter.templateId !== undefined) where.push("template_id = ?"), args.push(filter.templateId);
-    if (filter.partnerId !== undefined) where.push("partner_id = ?"), args.push(filter.partnerId);
-    if (filter.state !== undefined) where.push("state = ?"), args.push(filter.state);
-    const sql = `SELECT * FROM email_deliveries ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id`;
+    const { where, args } = deliveryFilter(filter);
+    const sql = `SELECT * FROM email_deliveries ${where} ORDER BY id`;
     return (this.db.prepare(sql).all(...args) as Row[]).map(toRow);
   }
 }

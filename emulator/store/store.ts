@@ -181,14 +181,20 @@ export class Store {
   }
 
   listDeliveries(filter: { templateId?: string; partnerId?: number; state?: string } = {}): DeliveryRow[] {
-    const where: string[] = [];
-    const args: (string | number)[] = [];
-    if (filter.templateId !== undefined) where.push("template_id = ?"), args.push(filter.templateId);
-    if (filter.partnerId !== undefined) where.push("partner_id = ?"), args.push(filter.partnerId);
-    if (filter.state !== undefined) where.push("state = ?"), args.push(filter.state);
-    const sql = `SELECT * FROM deliveries ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id`;
+    const { where, args } = deliveryFilter(filter);
+    const sql = `SELECT * FROM deliveries ${where} ORDER BY id`;
     return (this.db.prepare(sql).all(...args) as Row[]).map(toDelivery);
   }
+}
+
+/** The WHERE clause of a delivery log's listing (webhooks and emails), with its arguments. */
+export function deliveryFilter(filter: { templateId?: string; partnerId?: number; state?: string }): { where: string; args: (string | number)[] } {
+  const conditions: string[] = [];
+  const args: (string | number)[] = [];
+  if (filter.templateId !== undefined) conditions.push("template_id = ?"), args.push(filter.templateId);
+  if (filter.partnerId !== undefined) conditions.push("partner_id = ?"), args.push(filter.partnerId);
+  if (filter.state !== undefined) conditions.push("state = ?"), args.push(filter.state);
+  return { where: conditions.length ? `WHERE ${conditions.join(" AND ")}` : "", args };
 }
 
 function toDelivery(r: Row): DeliveryRow {
