@@ -24,6 +24,8 @@ export interface ResourceHandlers {
 export function handlersFor(definition: ResourceDefinition, onStackAccountMove: StackAccountMove = "refuse"): ResourceHandlers {
   const fields = fieldsOf(definition);
   const inputsOf = (outs: Props): Props => definition.inputsOf?.(outs) ?? inputsFromOutputs(fields.shape, outs);
+  // What an update with nothing to send takes from the new inputs (all but the in-place fields, which are equal).
+  const carried = fields.inputKeys.filter((key) => !fields.inPlace.includes(key));
 
   return {
     async check(olds, news) {
@@ -61,14 +63,7 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
       noteManaged(id);
       const { changed } = diffFields(olds, news, fields.inPlace, []);
       // Nothing for the platform (an input-only field, or the stored provider text): the state stays, with the new inputs.
-      if (changed.length === 0)
-        return {
-          outs: keptState(
-            olds,
-            news,
-            fields.inputKeys.filter((key) => !fields.inPlace.includes(key)),
-          ),
-        };
+      if (changed.length === 0) return { outs: keptState(olds, news, carried) };
       return { outs: await definition.update(id, olds, news, changed) };
     },
 
