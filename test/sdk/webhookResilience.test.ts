@@ -48,7 +48,7 @@ interface Served {
 const servers: Server[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => (s.closeAllConnections(), s.close(r)))));
-  expect(escaped).toEqual([]);
+  expect(escaped.splice(0)).toEqual([]);
 });
 
 async function serve(handler: Handler): Promise<Served> {
