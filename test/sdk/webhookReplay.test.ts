@@ -61,31 +61,33 @@ function asyncStore(inner: ReplayStore = new MemoryReplayStore()): ReplayStore &
 }
 
 describe("claim is the only check, also with an async store", () => {
-  it("a second attempt while the first runs is 409; the first fails and releases; the retry is processed (no lost event)", async () => {
+  it("two receivers on one store: a second attempt while the first runs is 409; the first fails and releases; the retry is processed", async () => {
     const store = asyncStore();
     const firstRunning = gate();
     const firstMayFail = gate();
     const runs: string[] = [];
-    const options: WebhookOptions = {
+    // Two processes behind a load balancer: each its own options object, one shared store.
+    const receiver = (name: string): WebhookOptions => ({
       secret: SECRET,
       replay: { store },
       onEvent: async () => {
-        runs.push(`run ${runs.length + 1}`);
+        runs.push(name);
         if (runs.length === 1) {
           firstRunning.open();
           await firstMayFail.promise;
           throw new Error("db down");
         }
       },
-    };
-    const first = send(options, 1);
+    });
+    const [a, b] = [receiver("a"), receiver("b")];
+    const first = send(a, 1);
     await firstRunning.promise;
-    expect(await send(options, 1)).toEqual({ status: 409, body: { error: "this delivery is being processed" } });
+    expect(await send(b, 1)).toEqual({ status: 409, body: { error: "this delivery is being processed" } });
     firstMayFail.open();
     expect((await first).status).toBe(500);
-    expect(await send(options, 1)).toEqual({ status: 200, body: { ok: true } });
-    expect(await send(options, 1)).toEqual({ status: 200, body: { ok: true, duplicate: true } });
-    expect(runs).toEqual(["run 1", "run 2"]);
+    expect(await send(b, 1)).toEqual({ status: 200, body: { ok: true } });
+    expect(await send(a, 1)).toEqual({ status: 200, body: { ok: true, duplicate: true } });
+    expect(runs).toEqual(["a", "b"]);
     expect(store.claims).toEqual(["claimed", "in-progress", "claimed", "duplicate"]);
   });
 
