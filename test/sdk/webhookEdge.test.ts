@@ -98,9 +98,12 @@ describe("replay protection by job id", () => {
 
   it("the in-memory store stays bounded", () => {
     const store = new MemoryReplayStore(3, () => 0);
-    for (const key of ["a", "b", "c", "d", "e"]) expect(store.claim(key, 1000)).toBe(true);
+    for (const key of ["a", "b", "c", "d", "e"]) expect(store.claim(key, 1000)).toBe("claimed");
     expect(store.size).toBe(3);
-    expect(store.claim("e", 1000)).toBe(false);
+    expect(store.claim("e", 1000)).toBe("in-progress");
+    store.complete("e", 1000);
+    expect(store.claim("e", 1000)).toBe("duplicate");
+    expect(store.claim("a", 1000)).toBe("claimed");
   });
 });
 
