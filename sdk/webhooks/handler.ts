@@ -54,7 +54,10 @@ export function webhookMiddleware(options: WebhookOptions): (req: IncomingMessag
     // An incomplete body is answered here (400 or a closed socket); other errors go to next, and if next throws
     // they are answered here too: nothing is left to reject unhandled.
     const onFailure = (error: unknown): void => {
-      if (error instanceof IncompleteBodyError) return fail(res, options, error);
+      if (error instanceof IncompleteBodyError) {
+        fail(res, options, error);
+        return;
+      }
       try {
         next(error);
       } catch (thrown) {

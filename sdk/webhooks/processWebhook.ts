@@ -98,7 +98,7 @@ export function checkWebhookOptions(options: WebhookOptions): Receiver {
   }
   const receiver: Receiver = {
     maxBodyBytes: options.maxBodyBytes ?? WEBHOOK_DEFAULTS.maxBodyBytes,
-    algorithms: options.algorithms ?? RECOMMENDED_ALGORITHMS,
+    algorithms: options.algorithms ? [...options.algorithms] : RECOMMENDED_ALGORITHMS,
     replay,
   };
   receivers.set(options, receiver);

@@ -163,7 +163,11 @@ describe("SqliteReplayStore: durable, shared by the processes of one host, with 
   it("a delivery processed before a restart is refused after it (a new instance on the same file)", async () => {
     const handled: number[] = [];
     const before = open("restart.db");
-    const options = (store: ReplayStore): WebhookOptions => ({ secret: SECRET, replay: { store }, onEvent: (e) => void handled.push(e.eventNotificationJobId) });
+    const options = (store: ReplayStore): WebhookOptions => ({
+      secret: SECRET,
+      replay: { store },
+      onEvent: (e) => void handled.push(e.eventNotificationJobId),
+    });
     expect(await send(options(before), 10)).toEqual({ status: 200, body: { ok: true } });
     before.close();
 
