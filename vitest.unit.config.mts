@@ -27,6 +27,7 @@ export default defineConfig({
       // Read the built package (dist/) or start child processes.
       "test/sdk/exports.test.ts",
       "test/sdk/undiciParts.test.ts",
+      "test/sdk/webhookReplayProcesses.test.ts",
       "test/provider/runtimeBundle.test.ts",
       "test/provider/runtimeEntry.test.ts",
       "test/provider/shim.test.ts",

@@ -1,5 +1,6 @@
-export { verifySignature, computeSignature, type SignatureAlgorithm, type VerifyOptions } from "./verifySignature";
-export { MemoryReplayStore, REPLAY_DEFAULTS, type ReplayStore } from "./replayStore";
+export { verifySignature, computeSignature, RECOMMENDED_ALGORITHMS, type SignatureAlgorithm, type VerifyOptions } from "./verifySignature";
+export { MemoryReplayStore, REPLAY_DEFAULTS, type ClaimResult, type ReplayStore } from "./replayStore";
+export { SqliteReplayStore, type SqliteReplayStoreOptions } from "./sqliteReplayStore";
 export { createWebhookHandler, webhookMiddleware } from "./handler";
 export {
   processWebhook,
@@ -7,6 +8,7 @@ export {
   WEBHOOK_DEFAULTS,
   type ReplayOptions,
   type SignatureHeaders,
+  type WebhookFailureStage,
   type WebhookOptions,
   type WebhookReply,
 } from "./processWebhook";

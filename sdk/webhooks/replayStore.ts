@@ -3,60 +3,95 @@
  * already processed within the window is not handed to the callback again. Deliveries are at-least-once (the
  * platform sends a job again when it did not get a 200/204 in time), so a repeat is normal, not only an attack.
  *
- * The store is pluggable: the in-memory default holds ids for one process; receivers behind a load balancer, or
- * that restart, pass a shared store (Redis SET NX PX, a unique-keyed SQL table, ...) implementing ReplayStore.
+ * The store is pluggable: the in-memory default holds ids for one process; receivers that restart pass a durable
+ * store (SqliteReplayStore, one file), receivers behind a load balancer a shared one (Redis, a SQL table, ...).
  */
 
+/**
+ * What `claim` found: `claimed` (this caller now holds the job and must `complete` or `release` it), `duplicate`
+ * (the job was completed within the window), `in-progress` (another attempt holds it and its lease has not lapsed).
+ */
+export type ClaimResult = "claimed" | "duplicate" | "in-progress";
+
+export const CLAIM_RESULTS: readonly ClaimResult[] = ["claimed", "duplicate", "in-progress"];
+
+/**
+ * A job id's life: absent → `claim` → in progress (for at most `leaseMs`) → `complete` → done (for `ttlMs`), or
+ * `release` → absent again. `claim` is the only check: it must decide and record in one atomic step, so that of two
+ * concurrent claims of one key exactly one gets `claimed` (Redis: `SET key in-progress NX PX leaseMs`, then `GET`
+ * on failure; SQL: a transaction or an upsert on a unique key).
+ */
 export interface ReplayStore {
-  /**
-   * Atomically: when `key` is not held (or its hold expired), hold it for `ttlMs` and return true; otherwise return
-   * false. Two concurrent claims of one key must not both get true (Redis: `SET key 1 NX PX ttlMs`).
-   */
-  claim(key: string, ttlMs: number): boolean | Promise<boolean>;
-  /** Forget `key`: its processing failed, so the platform's next attempt of that job must be processed. */
+  /** Hold `key` as in progress for `leaseMs` unless it is held (in progress or done) and its hold has not lapsed. */
+  claim(key: string, leaseMs: number): ClaimResult | Promise<ClaimResult>;
+  /** The job was processed: remember `key` as done for `ttlMs` (the replay window). */
+  complete(key: string, ttlMs: number): void | Promise<void>;
+  /** The job failed: forget an in-progress `key`, so the platform's next attempt is processed. */
   release(key: string): void | Promise<void>;
 }
 
 export const REPLAY_DEFAULTS = {
   /** How long a processed job id is remembered: longer than any retry schedule of a delivery. */
   windowMs: 24 * 60 * 60 * 1000,
+  /**
+   * How long an attempt holds a job before its claim lapses. It only matters when the holder died mid-callback
+   * (a durable or shared store): a later attempt is then processed instead of being answered 409 for ever. Keep it
+   * above the longest callback: an attempt still running when its lease lapses can be overlapped by a retry.
+   */
+  leaseMs: 60 * 1000,
   /** The in-memory store's bound: past it the oldest ids are forgotten first (their replays are then accepted). */
   maxEntries: 100_000,
 } as const;
 
+interface Hold {
+  state: "in-progress" | "done";
+  until: number;
+}
+
 /** The default store: a Map in this process, bounded, expired entries dropped as they are met. */
 export class MemoryReplayStore implements ReplayStore {
-  private readonly held = new Map<string, number>();
+  private readonly held = new Map<string, Hold>();
+  private readonly maxEntries: number;
+  private readonly now: () => number;
 
-  constructor(
-    private readonly maxEntries: number = REPLAY_DEFAULTS.maxEntries,
-    private readonly now: () => number = Date.now,
-  ) {
+  constructor(maxEntries: number = REPLAY_DEFAULTS.maxEntries, now: () => number = Date.now) {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new TypeError("MemoryReplayStore: maxEntries must be a positive integer");
+    this.maxEntries = maxEntries;
+    this.now = now;
   }
 
-  claim(key: string, ttlMs: number): boolean {
+  claim(key: string, leaseMs: number): ClaimResult {
     const now = this.now();
-    const until = this.held.get(key);
-    if (until !== undefined && until > now) return false;
-    this.held.delete(key);
-    this.held.set(key, now + ttlMs);
-    this.trim(now);
-    return true;
+    const hold = this.held.get(key);
+    if (hold !== undefined && hold.until > now) return hold.state === "done" ? "duplicate" : "in-progress";
+    this.hold(key, { state: "in-progress", until: now + leaseMs }, now);
+    return "claimed";
+  }
+
+  complete(key: string, ttlMs: number): void {
+    const now = this.now();
+    this.hold(key, { state: "done", until: now + ttlMs }, now);
   }
 
   release(key: string): void {
-    this.held.delete(key);
+    if (this.held.get(key)?.state === "in-progress") this.held.delete(key);
   }
 
   get size(): number {
     return this.held.size;
   }
 
+  /** Re-inserted at the newest end, so the Map's order stays close to expiry order for trim. */
+  private hold(key: string, hold: Hold, now: number): void {
+    this.held.delete(key);
+    this.held.set(key, hold);
+    this.trim(now);
+  }
+
   /** Drop expired ids from the oldest end, then the oldest live ones while over the bound. */
   private trim(now: number): void {
-    for (const [key, until] of this.held) {
-      if (this.held.size <= this.maxEntries && until > now) break;
+    for (const [key, hold] of this.held) {
+      if (this.held.size <= this.maxEntries && hold.until > now) break;
       this.held.delete(key);
     }
   }

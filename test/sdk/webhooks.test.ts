@@ -38,18 +38,20 @@ describe("verifySignature", () => {
 describe("verifySignature with X-SVC-HASH-ALGO", () => {
   const body = JSON.stringify(notification);
   const signWith = (algorithm: string, secret = SECRET) => createHash(algorithm).update(secret).update(body).digest("hex");
-  it.each(["sha1", "sha256", "sha512"])("%s: accepts its own signature, refuses the other algorithms'", (algorithm) => {
-    expect(verifySignature(body, signWith(algorithm), SECRET, algorithm)).toBe(true);
-    expect(verifySignature(body, signWith(algorithm), SECRET, algorithm.toUpperCase())).toBe(true);
-    expect(verifySignature(body, signWith(algorithm, "other-secret"), SECRET, algorithm)).toBe(false);
+  const all = { accept: ["sha1", "sha256", "sha512"] as const };
+  it.each(["sha1", "sha256", "sha512"])("%s (all accepted): accepts its own signature, refuses the other algorithms'", (algorithm) => {
+    expect(verifySignature(body, signWith(algorithm), SECRET, algorithm, all)).toBe(true);
+    expect(verifySignature(body, signWith(algorithm), SECRET, algorithm.toUpperCase(), all)).toBe(true);
+    expect(verifySignature(body, signWith(algorithm, "other-secret"), SECRET, algorithm, all)).toBe(false);
     for (const other of ["sha1", "sha256", "sha512"].filter((a) => a !== algorithm)) {
-      expect(verifySignature(body, signWith(other), SECRET, algorithm)).toBe(false);
+      expect(verifySignature(body, signWith(other), SECRET, algorithm, all)).toBe(false);
     }
   });
-  it("without the header the signature's length names the algorithm; an algorithm it does not know is refused", () => {
+  it("without the header the signature's length names the algorithm; SHA1 only when accepted; an unknown one is refused", () => {
     expect(verifySignature(body, signWith("sha256"), SECRET)).toBe(true);
     expect(verifySignature(body, signWith("sha512"), SECRET)).toBe(true);
-    expect(verifySignature(body, signWith("sha1"), SECRET)).toBe(true);
+    expect(verifySignature(body, signWith("sha1"), SECRET)).toBe(false);
+    expect(verifySignature(body, signWith("sha1"), SECRET, undefined, all)).toBe(true);
     expect(verifySignature(body, createHash("md5").update(SECRET).update(body).digest("hex"), SECRET, "md5")).toBe(false);
   });
   it("computeSignature signs with the algorithm asked", () => {
@@ -104,9 +106,9 @@ describe.each([
     expect(received).toEqual([notification]);
   });
 
-  it("200 for SHA1 and SHA512 deliveries that name their algorithm; 401 when the header names another", async () => {
+  it("200 for SHA1 (when listed) and SHA512 deliveries that name their algorithm; 401 when the header names another", async () => {
     const received: Notification[] = [];
-    const url = await serve(make(options(received)));
+    const url = await serve(make(options(received, { algorithms: ["sha1", "sha256", "sha512"] })));
     for (const [i, algorithm] of ["sha1", "sha512"].entries()) {
       // One job per delivery: a job id seen before would be answered as a replay.
       const body = JSON.stringify({ ...notification, eventNotificationJobId: 100 + i });
