@@ -56,7 +56,9 @@ const hostileCandidates = (): Candidate[] => [
 const plainCandidates = (): Candidate[] =>
   hostileCandidates().map((c) => ({
     ...c,
-    inputs: Object.fromEntries(Object.entries(c.inputs).map(([key, value]) => [key, value === LONG_TEXT || value === HOSTILE_TEXT || value === HOSTILE_LINE ? "plain" : value])),
+    inputs: Object.fromEntries(
+      Object.entries(c.inputs).map(([key, value]) => [key, value === LONG_TEXT || value === HOSTILE_TEXT || value === HOSTILE_LINE ? "plain" : value]),
+    ),
   }));
 
 /** Every comment of the file, as the compiler's scanner finds it. */
@@ -129,7 +131,15 @@ describe("takeover's program from hostile platform values", () => {
     // The comments are the ones a program of plain values has, word for word (the header names the URL and file).
     const plain = programCode(plainCandidates(), header);
     expect(comments(code).slice(2)).toEqual(comments(plain).slice(2));
-    expect(comments(code).slice(0, 2).map((c) => c.kind)).toEqual(comments(plain).slice(0, 2).map((c) => c.kind));
+    expect(
+      comments(code)
+        .slice(0, 2)
+        .map((c) => c.kind),
+    ).toEqual(
+      comments(plain)
+        .slice(0, 2)
+        .map((c) => c.kind),
+    );
   });
 
   it("writes the import file from the same checked ids and names", () => {
@@ -224,7 +234,9 @@ describe("takeover refuses what does not match the platform's grammar, and write
   it("a value the resource's own schema refuses (a systemName with a space), and nested text", () => {
     const hook = (inputs: Record<string, unknown>) =>
       candidate(httpNotificationTemplate, "2001", "hook", { event: "entry.ready", name: "Hook", url: "https://hooks.example.com/x", ...inputs });
-    expect(refusal([hook({ systemName: "HOOK 1" })])).toContain("HttpNotificationTemplate 2001: systemName from the platform is not a value the program may declare");
+    expect(refusal([hook({ systemName: "HOOK 1" })])).toContain(
+      "HttpNotificationTemplate 2001: systemName from the platform is not a value the program may declare",
+    );
     const mail = candidate(emailNotificationTemplate, "2002", "mail", {
       event: "entry.ready",
       name: "Editors",
