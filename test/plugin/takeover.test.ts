@@ -90,6 +90,8 @@ describe("pulumi-svc takeover", () => {
       platform: "node",
       format: "cjs",
       target: "node22",
+      // jsonc-parser's "main" is a UMD build whose lazy requires esbuild cannot follow; its ES module build bundles.
+      mainFields: ["module", "main"],
       outfile: cli,
       logLevel: "error",
     });
