@@ -6,13 +6,18 @@
  * Pulumi's import file and the TypeScript program that declares them (docs/takeover.md).
  * The connection is the provider's: flags, then the `svc:*` keys of `--config` (the output of
  * `pulumi config --json --show-secrets`), then SVC_* variables. Secrets are taken from the file or the environment only
- * (never from flags, which other users of the machine can see), and never printed.
+ * (never from flags, which other users of the machine can see), and never printed; a malformed file is reported by
+ * line and column, never quoted. What the platform sends is checked before it becomes code (takeoverGrammar.ts), and
+ * the files are written whole or not at all, never through a link, mode 0600 (privateFiles.ts).
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { Command, Option } from "commander";
 import { accountOf, configure } from "../core/clients";
 import { resolveConnection } from "../core/connection";
+import { displayed } from "./asciiLiteral";
+import { parseJsonInput } from "./jsonInput";
+import { writePrivateFiles } from "./privateFiles";
 import { importFile, programCode } from "./takeoverCode";
 import { listCandidates, type Managed, managedBy } from "./takeoverListing";
 
@@ -46,18 +51,17 @@ async function readInput(path: string): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-function parseJson(text: string, what: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${what} is not JSON (${(error as Error).message})`);
-  }
-}
+const inputName = (flag: string, path: string): string => (path === "-" ? `${flag} (standard input)` : `${flag} ${path}`);
 
 /** `pulumi config --json --show-secrets`: { "svc:baseUrl": { "value": "...", "secret": false }, ... } (or plain values). */
 async function configLookup(path: string | undefined): Promise<(key: string) => string | undefined> {
   if (!path) return () => undefined;
-  const config = parseJson(await readInput(path), `--config ${path}`) as Record<string, unknown>;
+  const what = inputName("--config", path);
+  const parsed = parseJsonInput(await readInput(path), what);
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new Error(`${what} is not the output of \`pulumi config --json\` (expected a JSON object of settings)`);
+  }
+  const config = parsed as Record<string, unknown>;
   return (key) => {
     const entry = config[key];
     // Without --show-secrets a secret entry has no value: left unset (the error then names the missing setting).
@@ -80,7 +84,9 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
   configure({ get: lookup });
   const account = accountOf(undefined)!;
 
-  const managed: Managed = options.state ? managedBy(parseJson(await readInput(options.state), `--state ${options.state}`)) : { ids: [], names: new Map() };
+  const managed: Managed = options.state
+    ? managedBy(parseJsonInput(await readInput(options.state), inputName("--state", options.state)))
+    : { ids: [], names: new Map() };
   const started = performance.now();
   const listing = await listCandidates(account.partnerId, managed);
   const listedMs = Math.round(performance.now() - started);
@@ -89,19 +95,24 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
   out(
     `partner ${account.partnerId}: ${listing.candidates.length + listing.managedCount + listing.skipped.length} objects (listed in ${listedMs} ms), ${listing.managedCount} already managed by the stack, ${listing.skipped.length} skipped`,
   );
-  for (const skipped of listing.skipped) out(`  skipped ${skipped.type} ${skipped.id}: ${skipped.reason}`);
+  for (const skipped of listing.skipped) out(`  skipped ${skipped.type} ${displayed(skipped.id)}: ${skipped.reason}`);
   if (listing.candidates.length === 0) {
     out("Nothing to import.");
     return { imported: 0 };
   }
-  for (const path of [options.importFile, options.code]) {
-    if (existsSync(path) && !options.force) throw new Error(`${path} exists; pass --force to overwrite it (or choose another path)`);
-  }
-  writeFileSync(options.importFile, `${JSON.stringify(importFile(listing.candidates), null, 2)}\n`);
-  writeFileSync(
-    options.code,
-    programCode(listing.candidates, { partnerId: account.partnerId, baseUrl: withoutUserInfo(account.baseUrl), importFile: basename(options.importFile) }),
-  );
+  // Both texts are made (and what the platform sent checked) before either file is written.
+  const files = [
+    { path: options.importFile, text: `${JSON.stringify(importFile(listing.candidates), null, 2)}\n` },
+    {
+      path: options.code,
+      text: programCode(listing.candidates, {
+        partnerId: account.partnerId,
+        baseUrl: withoutUserInfo(account.baseUrl),
+        importFile: basename(options.importFile),
+      }),
+    },
+  ];
+  await writePrivateFiles(files, { overwrite: options.force === true });
   out(`To import: ${plural(tokens, "app token")}, ${plural(templates, "webhook")}. Wrote ${options.importFile} and ${options.code}.`);
   out(`Next: pulumi import --file ${options.importFile} --generate-code=false, then merge ${options.code} into the program; pulumi preview shows no change.`);
   return { imported: listing.candidates.length };

@@ -3,9 +3,13 @@
  * `pulumi-svc/native` whose inputs are the ones read from the account, so that the preview after
  * `pulumi import --file` shows no change. Only input fields are written, never a secret: a token's value stays in the
  * state (a secret output), and a template's write-once signSecret is left out (see the comment written beside it).
+ * What the platform sent is checked against its grammar first (takeoverGrammar.ts) and written only as escaped
+ * literals (asciiLiteral.ts); comments hold nothing but checked ids and escaped text.
  */
 import { sameValue } from "../core/diff";
 import { fieldsOf } from "../definitions/define";
+import { commentText, tsLiteral } from "./asciiLiteral";
+import { checkIdentity, checkInputs, matches, VARIABLE_NAME } from "./takeoverGrammar";
 import { type Candidate, importTypeToken } from "./takeoverListing";
 
 /** Inputs a takeover never writes: how to reach the account (stack config does), adoption by id, rotation keepers. */
@@ -15,7 +19,9 @@ export interface ImportFile {
   resources: { type: string; name: string; id: string }[];
 }
 
+/** Throws, naming the object, when an id or a name does not match the platform's grammar. */
 export function importFile(candidates: readonly Candidate[]): ImportFile {
+  for (const c of candidates) checkIdentity(c.definition.type, c.id, c.name);
   return { resources: candidates.map((c) => ({ type: importTypeToken(c.definition.type), name: c.name, id: c.id })) };
 }
 
@@ -41,13 +47,23 @@ export interface ProgramHeader {
   importFile: string;
 }
 
-/** The TypeScript program declaring every candidate, protected as `pulumi import` leaves them. */
+/**
+ * The TypeScript program declaring every candidate, protected as `pulumi import` leaves them. Throws, naming the
+ * object, when an id, a name or an input does not match the platform's grammar.
+ */
 export function programCode(candidates: readonly Candidate[], header: ProgramHeader): string {
+  if (!Number.isSafeInteger(header.partnerId)) throw new Error("the partner id is not a whole number");
+  const declared = candidates.map((candidate) => {
+    checkIdentity(candidate.definition.type, candidate.id, candidate.name);
+    const inputs = declaredInputs(candidate);
+    checkInputs(candidate.definition, candidate.id, inputs);
+    return { candidate, inputs };
+  });
   const variables = new Set(["pulumi", "svc", "config"]);
   const hasTemplates = candidates.some((c) => "signSecret" in c.definition.inputs);
   const lines = [
-    `// Written by \`pulumi-svc takeover\` from partner ${header.partnerId} at ${header.baseUrl}: ${count(candidates, "AppToken")} app token(s), ${count(candidates, "HttpNotificationTemplate")} webhook(s).`,
-    `// Adopt them with \`pulumi import --file ${header.importFile} --generate-code=false\`; after that \`pulumi preview\` shows no change.`,
+    `// Written by \`pulumi-svc takeover\` from partner ${header.partnerId} at ${commentText(header.baseUrl)}: ${count(candidates, "AppToken")} app token(s), ${count(candidates, "HttpNotificationTemplate")} webhook(s).`,
+    `// Adopt them with \`pulumi import --file ${commentText(header.importFile)} --generate-code=false\`; after that \`pulumi preview\` shows no change.`,
     "// Every input is the value read from the account. Token values are never written here: each token's `token` output",
     "// holds it, as a secret, once imported.",
     'import * as svc from "pulumi-svc/native";',
@@ -62,17 +78,20 @@ export function programCode(candidates: readonly Candidate[], header: ProgramHea
       "",
     );
   }
-  for (const candidate of candidates) {
+  for (const { candidate, inputs } of declared) {
     const variable = uniqueVariable(candidate.name, variables);
+    // Derived from a checked resource name, so this holds; checked all the same, as it is written bare.
+    if (!matches(VARIABLE_NAME, variable)) throw new Error(`${candidate.definition.type} ${candidate.id}: no variable name for ${candidate.name}`);
     variables.add(variable);
-    const args = Object.entries(declaredInputs(candidate)).map(([key, value]) => `  ${key}: ${literal(value)},`);
-    if ("signSecret" in candidate.definition.inputs) args.push(`  // signSecret: config.requireSecret(${literal(`${variable}SignSecret`)}),`);
+    // Keys are the definition's own input names (identifiers); values are escaped literals.
+    const args = Object.entries(inputs).map(([key, value]) => `  ${key}: ${tsLiteral(value)},`);
+    if ("signSecret" in candidate.definition.inputs) args.push(`  // signSecret: config.requireSecret(${tsLiteral(`${variable}SignSecret`)}),`);
     const type = candidate.definition.type;
     lines.push(
       `// ${type} ${candidate.id}`,
       args.length === 0
-        ? `const ${variable} = new svc.${type}(${literal(candidate.name)}, {}, { protect: true });`
-        : `const ${variable} = new svc.${type}(\n  ${literal(candidate.name)},\n  {\n${args.map((a) => `  ${a}`).join("\n")}\n  },\n  { protect: true },\n);`,
+        ? `const ${variable} = new svc.${type}(${tsLiteral(candidate.name)}, {}, { protect: true });`
+        : `const ${variable} = new svc.${type}(\n  ${tsLiteral(candidate.name)},\n  {\n${args.map((a) => `  ${a}`).join("\n")}\n  },\n  { protect: true },\n);`,
       "",
     );
   }
@@ -82,9 +101,6 @@ export function programCode(candidates: readonly Candidate[], header: ProgramHea
 function count(candidates: readonly Candidate[], type: string): number {
   return candidates.filter((c) => c.definition.type === type).length;
 }
-
-/** Strings, numbers and booleans (what the readable inputs are) as TypeScript literals. */
-const literal = (value: unknown): string => JSON.stringify(value);
 
 const RESERVED = new Set(
   "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with let static yield await implements interface package private protected public arguments eval undefined".split(

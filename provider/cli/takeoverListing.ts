@@ -6,6 +6,7 @@
 import { DEFINITIONS } from "../definitions";
 import type { Existing, ResourceDefinition } from "../definitions/define";
 import { dynamicTypeToken } from "../resources/typeToken";
+import { displayed } from "./asciiLiteral";
 
 /** The plugin's type token, the one an import file names (`pulumi import` needs a provider that can Read by id). */
 export const importTypeToken = (type: string): string => `svc:index:${type}`;
@@ -94,7 +95,8 @@ export async function listCandidates(partnerId: number, managed: Managed, defini
 function unimportable(definition: ResourceDefinition, object: Existing): string | undefined {
   // A template's source is named by the event it reacts to; without a catalog event the program cannot declare one.
   if ("event" in definition.inputs && object.inputs.event === undefined) {
-    return `reacts to an event outside the catalog (eventType ${String(object.inputs.eventType)}, eventObjectType ${String(object.inputs.eventObjectType)})`;
+    // Printed as it came from the platform: escaped, so no terminal control sequence gets through.
+    return `reacts to an event outside the catalog (eventType ${displayed(String(object.inputs.eventType))}, eventObjectType ${displayed(String(object.inputs.eventObjectType))})`;
   }
   return undefined;
 }

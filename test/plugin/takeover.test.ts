@@ -90,6 +90,8 @@ describe("pulumi-svc takeover", () => {
       platform: "node",
       format: "cjs",
       target: "node22",
+      // jsonc-parser's "main" is a UMD build whose lazy requires esbuild cannot follow; its ES module build bundles.
+      mainFields: ["module", "main"],
       outfile: cli,
       logLevel: "error",
     });
@@ -153,6 +155,8 @@ describe("pulumi-svc takeover", () => {
     expect(first.stdout).toContain(`To import: ${TOKENS} app tokens, ${TEMPLATES} webhooks.`);
     const importFile = JSON.parse(readFileSync(join(t.workDir, "import.json"), "utf8")) as { resources: { type: string; name: string; id: string }[] };
     const code = readFileSync(join(t.workDir, "index.ts"), "utf8");
+    // Readable by the user alone, as the command's files always are (test/provider/takeoverCommand.test.ts).
+    for (const file of ["import.json", "index.ts"]) expect(statSync(join(t.workDir, file)).mode & 0o777, file).toBe(0o600);
     expect(importFile.resources).toHaveLength(TOKENS + TEMPLATES);
     expect(new Set(importFile.resources.map((r) => r.name)).size).toBe(TOKENS + TEMPLATES);
     for (const r of importFile.resources) expect(r.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
