@@ -1,6 +1,8 @@
 /** Where the provider's connection comes from, and how it fails: clearly, naming the settings, never the secrets. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConnectionError, resolveConnection } from "../../provider/core/connection";
+import { ConnectionError, resolveConnection, SETTINGS } from "../../provider/core/connection";
 
 const config = (values: Record<string, string>) => (key: string) => values[key];
 
@@ -89,5 +91,15 @@ describe("resolveConnection", () => {
     expect(resolveConnection(undefined, config({ ...stack, "svc:allowInsecureHttp": "TRUE" }), {}).allowInsecureHttp).toBe(true);
     expect(() => resolveConnection({ baseUrl: "https://b.example/api_v3", adminSecret: "t" }, config(stack), {})).not.toThrow();
     expect(() => resolveConnection(undefined, config({ ...stack, "svc:baseUrl": "ftp://a" }), {})).toThrow(ConnectionError);
+  });
+
+  it("every setting is listed where a reader looks for it: the README's table and docs/plugin.md (docs/resources.md is generated)", () => {
+    const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
+    const plugin = readFileSync(join(__dirname, "..", "..", "docs", "plugin.md"), "utf8");
+    for (const setting of Object.values(SETTINGS)) {
+      const row = readme.split("\n").find((line) => line.startsWith("|") && line.includes(`\`${setting.config}\``));
+      expect(row, setting.config).toContain(`\`${setting.env}\``);
+      expect(plugin, setting.config).toContain(`\`${setting.config}\``);
+    }
   });
 });
