@@ -79,7 +79,11 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
   };
   const given = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
   const env = { ...process.env, ...given };
-  const overridden = new Set(Object.values(SETTINGS).filter((setting) => setting.env in given).map((setting) => setting.config as string));
+  const overridden = new Set(
+    Object.values(SETTINGS)
+      .filter((setting) => setting.env in given)
+      .map((setting) => setting.config as string),
+  );
   const fromFile = await configLookup(options.config);
   const lookup = (key: string) => (overridden.has(key) ? undefined : fromFile(key));
   resolveConnection(undefined, lookup, env); // fails early, naming what is missing (never a value)

@@ -27,7 +27,13 @@ describe("insecureHttpProblem", () => {
       "http://[::1]:4010/api_v3",
     ];
     for (const url of allowed) expect(insecureHttpProblem(url, false, "x"), url).toBeUndefined();
-    const refused = ["http://10.0.0.1/api_v3", "http://192.168.1.5/api_v3", "http://0.0.0.0:4010/api_v3", "http://127.0.0.1.nip.io/api_v3", "http://[::2]/api_v3"];
+    const refused = [
+      "http://10.0.0.1/api_v3",
+      "http://192.168.1.5/api_v3",
+      "http://0.0.0.0:4010/api_v3",
+      "http://127.0.0.1.nip.io/api_v3",
+      "http://[::2]/api_v3",
+    ];
     for (const url of refused) {
       expect(insecureHttpProblem(url, false, "x"), url).toMatch(/unencrypted/);
       expect(insecureHttpProblem(url, true, "x"), url).toBeUndefined();

@@ -45,7 +45,12 @@ describe("resolveConnection", () => {
   it("prefers an explicit connection over config, and config over the environment", () => {
     const env = { SVC_BASE_URL: "https://env.example/api_v3", SVC_PARTNER_ID: "3", SVC_KS: "env-ks", SVC_REQUEST_TIMEOUT_MS: "7" };
     const fromConfig = resolveConnection(undefined, config({ "svc:requestTimeoutMs": "9", "svc:adminSecret": "cfg" }), env);
-    expect(fromConfig).toMatchObject({ baseUrl: "https://env.example/api_v3", requestTimeoutMs: 9, auth: { adminSecret: "cfg" }, credentialSource: "provider" });
+    expect(fromConfig).toMatchObject({
+      baseUrl: "https://env.example/api_v3",
+      requestTimeoutMs: 9,
+      auth: { adminSecret: "cfg" },
+      credentialSource: "provider",
+    });
     const explicit = resolveConnection(
       { baseUrl: "https://second.example/api_v3", partnerId: 99, adminSecret: "second" },
       config({ "svc:baseUrl": "https://cfg.example/api_v3" }),
@@ -87,7 +92,9 @@ describe("resolveConnection", () => {
 
   it("refuses a value of svc:allowInsecureHttp other than true or false, naming it", () => {
     const stack = { "svc:baseUrl": "https://a.example/api_v3", "svc:partnerId": "1", "svc:adminSecret": "s" };
-    expect(() => resolveConnection(undefined, config({ ...stack, "svc:allowInsecureHttp": "yes" }), {})).toThrow(/`svc:allowInsecureHttp` must be true or false/);
+    expect(() => resolveConnection(undefined, config({ ...stack, "svc:allowInsecureHttp": "yes" }), {})).toThrow(
+      /`svc:allowInsecureHttp` must be true or false/,
+    );
     expect(resolveConnection(undefined, config({ ...stack, "svc:allowInsecureHttp": "TRUE" }), {}).allowInsecureHttp).toBe(true);
     expect(() => resolveConnection({ baseUrl: "https://b.example/api_v3", adminSecret: "t" }, config(stack), {})).not.toThrow();
     expect(() => resolveConnection(undefined, config({ ...stack, "svc:baseUrl": "ftp://a" }), {})).toThrow(ConnectionError);

@@ -38,7 +38,10 @@ describe("connection errors", () => {
 
   it("check failures of a connection carry no userinfo", async () => {
     await resetForTests();
-    const { failures } = await appToken.check({}, { description: "x", connection: { baseUrl: `http://deploy:${PASSWORD}@platform.internal/api_v3`, adminSecret: "s" } });
+    const { failures } = await appToken.check(
+      {},
+      { description: "x", connection: { baseUrl: `http://deploy:${PASSWORD}@platform.internal/api_v3`, adminSecret: "s" } },
+    );
     expect(failures.length).toBeGreaterThan(0);
     expect(JSON.stringify(failures)).not.toContain(PASSWORD);
   });

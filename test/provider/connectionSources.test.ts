@@ -54,7 +54,11 @@ function run(c: Case): ResolvedConnection {
   const connection = c.connection ? (valuesOf("connection", c.connection, false) as ConnectionInput) : undefined;
   const provider = valuesOf("provider", c.provider, false);
   const env = Object.fromEntries(Object.entries(valuesOf("environment", c.environment, envNamesStackAccount)).map(([k, v]) => [ENV_NAMES[k], String(v)]));
-  return resolveConnection(connection, (key) => (provider[key.replace(/^svc:/, "")] === undefined ? undefined : String(provider[key.replace(/^svc:/, "")])), env);
+  return resolveConnection(
+    connection,
+    (key) => (provider[key.replace(/^svc:/, "")] === undefined ? undefined : String(provider[key.replace(/^svc:/, "")])),
+    env,
+  );
 }
 
 /** How a message names a field of a source. */
@@ -138,8 +142,16 @@ describe("the sources of a connection, as a table", () => {
       { provider: { account: "both", credentials: "appTokenIdOnly" }, environment: { account: "both", credentials: "appToken" }, envNamesStackAccount: true },
       /An app token needs both `svc:appTokenId` and `svc:appToken`, from the same source/,
     ],
-    ["no URL anywhere", { provider: { account: "partnerId", credentials: "adminSecret" } }, /No platform URL: set `svc:baseUrl` \(stack config\) or SVC_BASE_URL/],
-    ["no partner anywhere", { connection: { account: "baseUrl", credentials: "adminSecret" } }, /No partner id: set `svc:partnerId` \(stack config\) or SVC_PARTNER_ID/],
+    [
+      "no URL anywhere",
+      { provider: { account: "partnerId", credentials: "adminSecret" } },
+      /No platform URL: set `svc:baseUrl` \(stack config\) or SVC_BASE_URL/,
+    ],
+    [
+      "no partner anywhere",
+      { connection: { account: "baseUrl", credentials: "adminSecret" } },
+      /No partner id: set `svc:partnerId` \(stack config\) or SVC_PARTNER_ID/,
+    ],
     ["no credentials anywhere", { environment: { account: "both", credentials: "none" } }, /No credentials: set `svc:appTokenId`/],
   ];
 
@@ -156,7 +168,9 @@ describe("the sources of a connection, as a table", () => {
     expect(resolved.partnerId).toBe(accountOf(expected.partnerId).partnerId);
     expect(resolved.credentialSource).toBe(expected.credentials);
     const credentials = c[expected.credentials]?.credentials;
-    expect(resolved.auth).toEqual(credentials === "appToken" ? { ...TOKEN(expected.credentials), hashType: undefined } : { adminSecret: SECRET(expected.credentials) });
+    expect(resolved.auth).toEqual(
+      credentials === "appToken" ? { ...TOKEN(expected.credentials), hashType: undefined } : { adminSecret: SECRET(expected.credentials) },
+    );
   });
 
   /**
@@ -212,7 +226,10 @@ describe("the sources of a connection, as a table", () => {
  */
 function stated(c: Case): { baseUrl: string; partnerId: number; source: ConnectionSource } | string {
   const envNamesStackAccount = c.envNamesStackAccount === true;
-  const values = Object.fromEntries(SOURCES.map((s) => [s, valuesOf(s, c[s], envNamesStackAccount)])) as Record<ConnectionSource, Record<string, string | number>>;
+  const values = Object.fromEntries(SOURCES.map((s) => [s, valuesOf(s, c[s], envNamesStackAccount)])) as Record<
+    ConnectionSource,
+    Record<string, string | number>
+  >;
   const nearest = (key: string) => SOURCES.find((s) => values[s][key] !== undefined);
   const baseSource = nearest("baseUrl");
   if (!baseSource) return "No platform URL: set `svc:baseUrl` (stack config) or SVC_BASE_URL";
@@ -276,8 +293,8 @@ describe("plain http", () => {
       resolveConnection(undefined, lookup({ ...stack, "svc:baseUrl": "http://platform.internal/api_v3" }), { SVC_ALLOW_INSECURE_HTTP: "true" }),
     ).toThrow(/`svc:baseUrl`: .*opt in with `pulumi config set svc:allowInsecureHttp true`/);
     // An https URL needs no opt-in, and an opt-in of false is no opt-in.
-    expect(() => resolveConnection(undefined, lookup({ ...stack, "svc:baseUrl": "http://platform.internal/api_v3", "svc:allowInsecureHttp": "false" }), {})).toThrow(
-      /plain http/,
-    );
+    expect(() =>
+      resolveConnection(undefined, lookup({ ...stack, "svc:baseUrl": "http://platform.internal/api_v3", "svc:allowInsecureHttp": "false" }), {}),
+    ).toThrow(/plain http/);
   });
 });
