@@ -5,13 +5,15 @@
  * lists an account's active app tokens and custom webhook templates that a stack does not manage yet, and writes
  * Pulumi's import file and the TypeScript program that declares them (docs/takeover.md).
  * The connection is the provider's: the `svc:*` keys of `--config` (the output of `pulumi config --json
- * --show-secrets`), then the SVC_* variables, which the flags override (a flag also wins over `--config`). Secrets are taken from the file or the environment only
- * (never from flags, which other users of the machine can see), and never printed.
+ * --show-secrets`), then the SVC_* variables, which the flags override (a flag also wins over `--config`). Secrets
+ * are taken from the file or the environment only (never from flags, which other users of the machine can see), and
+ * never printed.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { Command, Option } from "commander";
 import { accountOf, configure } from "../core/clients";
+import { stripUserinfo } from "../../contract/urlUserinfo";
 import { resolveConnection, SETTINGS } from "../core/connection";
 import { importFile, programCode } from "./takeoverCode";
 import { listCandidates, type Managed, managedBy } from "./takeoverListing";
@@ -145,7 +147,7 @@ if (require.main === module) {
     () => process.exit(0),
     (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      console.error(`pulumi-svc: ${message}`);
+      console.error(`pulumi-svc: ${stripUserinfo(message)}`);
       process.exit(1);
     },
   );
