@@ -197,7 +197,7 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
   const envNamesThisAccount = (holder: Layer): boolean =>
     holder.source === "environment" && sameBaseUrl(holder.get("baseUrl") ?? "", baseUrl) && Number(holder.get("partnerId")) === partnerId;
   if (!holder || (layers.indexOf(holder) > layers.indexOf(owner) && !envNamesThisAccount(holder))) {
-    throw new ConnectionError(missingCredentials(owner, holder));
+    throw new ConnectionError(missingCredentials(owner));
   }
   const common = { baseUrl, partnerId, requestTimeoutMs, maxConcurrency, allowInsecureHttp, credentialSource: holder.source };
 
@@ -215,9 +215,12 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
   return { ...common, auth: { ks: ks as string } };
 }
 
-/** Why no credentials may be used: none at all, or only a farther source's, which may belong to another account. */
-function missingCredentials(owner: Layer, holder: Layer | undefined): string {
-  if (owner.source === "environment" || !holder)
+/**
+ * Why no credentials may be used: none at all, or only a farther source's, which may belong to another account.
+ * Names the credential fields of the source that names the account: the only place they would be taken from.
+ */
+function missingCredentials(owner: Layer): string {
+  if (owner.source === "environment")
     return `No credentials: set ${anywhere("appTokenId")} with ${anywhere("appToken")} (recommended for pipelines), or ${anywhere("adminSecret")}, or ${anywhere("ks")}; set secrets with \`pulumi config set --secret\``;
   const named = ACCOUNT.filter((key) => owner.get(key) !== undefined)
     .map((key) => owner.name(key))

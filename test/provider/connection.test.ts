@@ -87,7 +87,9 @@ describe("resolveConnection", () => {
     }
     expect(message).toContain("svc:appTokenId");
     expect(message).not.toContain("secret-token-value");
-    expect(() => resolveConnection(undefined, config({ "svc:baseUrl": "https://a/api_v3", "svc:partnerId": "1" }), {})).toThrow(/No credentials: .*--secret/);
+    expect(() => resolveConnection(undefined, config({ "svc:baseUrl": "https://a/api_v3", "svc:partnerId": "1" }), {})).toThrow(
+      /No credentials for the account `svc:baseUrl` and `svc:partnerId` names: .*--secret/,
+    );
   });
 
   it("refuses a value of svc:allowInsecureHttp other than true or false, naming it", () => {

@@ -153,6 +153,16 @@ describe("the sources of a connection, as a table", () => {
       /No partner id: set `svc:partnerId` \(stack config\) or SVC_PARTNER_ID/,
     ],
     ["no credentials anywhere", { environment: { account: "both", credentials: "none" } }, /No credentials: set `svc:appTokenId`/],
+    [
+      "no credentials anywhere, the stack naming the account: the stack's fields are named",
+      { provider: { account: "both", credentials: "none" } },
+      /No credentials for the account `svc:baseUrl` and `svc:partnerId` names: set `svc:appTokenId` with `svc:appToken`/,
+    ],
+    [
+      "no credentials anywhere, a connection naming the account: the connection's fields are named",
+      { connection: { account: "baseUrl", credentials: "none" }, provider: { account: "partnerId", credentials: "none" } },
+      /No credentials in the connection: `connection.baseUrl` names an account/,
+    ],
   ];
 
   it.each(table)("%s", (_what, c, expected) => {
@@ -243,8 +253,8 @@ function stated(c: Case): { baseUrl: string; partnerId: number; source: Connecti
   const envIsThisAccount = SOURCES[holder] === "environment" && env.baseUrl === baseUrl && env.partnerId === partnerId;
   if (holder === -1 || (holder > owner && !envIsThisAccount)) {
     const ownerSource = SOURCES[owner]!;
-    // The error names the credential fields of the source that named the account (or of every source, when it is the environment).
-    return ownerSource === "environment" || holder === -1 ? "No credentials: set `svc:appTokenId`" : fieldOf(ownerSource, "adminSecret");
+    // The error names the credential fields of the source that named the account (every source's, when that is the environment).
+    return ownerSource === "environment" ? "No credentials: set `svc:appTokenId`" : fieldOf(ownerSource, "adminSecret");
   }
   const source = SOURCES[holder]!;
   if (values[source].appTokenId !== undefined && values[source].appToken === undefined) return fieldOf(source, "appToken");
