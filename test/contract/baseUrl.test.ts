@@ -6,6 +6,7 @@ import { MockAgent } from "undici";
 import { describe, expect, it } from "vitest";
 import { insecureHttpProblem } from "../../contract/baseUrl";
 import { SvcClient, SvcValidationError } from "../../sdk";
+import { AvatarSessionApi, AvatarVideoApi } from "../../sdk/avatar";
 
 describe("insecureHttpProblem", () => {
   it("refuses plain http outside loopback, naming the host (never its userinfo), why, and the caller's opt-in", () => {
@@ -58,5 +59,17 @@ describe("SvcClient and plain http", () => {
     expect(client.baseUrl).toBe("http://platform.internal/api_v3");
     await client.close();
     expect(() => new SvcClient({ ...options, baseUrl: "https://a/api_v3", allowInsecureHttp: "yes" as never })).toThrow(/allowInsecureHttp/);
+  });
+});
+
+describe("the avatar backend clients and plain http", () => {
+  it("refuse a plain http root outside loopback unless allowInsecureHttp, as SvcClient does (they send the session string)", async () => {
+    for (const Client of [AvatarSessionApi, AvatarVideoApi]) {
+      expect(() => new Client({ baseUrl: "http://avatar.internal/avatar-api", ks: "djJ8c2Vzc2lvbi1zdHJpbmc" })).toThrow(
+        /^avatar(Api|Video)Url: http:\/\/avatar.internal is plain http .*unencrypted.*`allowInsecureHttp: true`$/,
+      );
+      await new Client({ baseUrl: "http://avatar.internal/avatar-api", allowInsecureHttp: true }).close();
+      await new Client({ baseUrl: "http://127.0.0.1:9/avatar-api" }).close();
+    }
   });
 });
