@@ -10,6 +10,7 @@ import { Command, Option } from "commander";
 import { request } from "undici";
 import { EVENT_KEYS } from "./events/catalog";
 import { startEmulator } from "./index";
+import { stripUserinfo } from "../contract/urlUserinfo";
 
 const DEFAULT_PORT = 4010;
 const env = process.env;
@@ -32,7 +33,7 @@ async function controlCall(url: string, method: "GET" | "POST", body?: unknown, 
   };
   const res = await request(url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   const text = await res.body.text();
-  if (res.statusCode >= 300) throw new Error(`${method} ${url} answered ${res.statusCode}: ${text}`);
+  if (res.statusCode >= 300) throw new Error(`${method} ${stripUserinfo(url)} answered ${res.statusCode}: ${text}`);
   return JSON.parse(text);
 }
 
@@ -214,7 +215,7 @@ program
     if (deliveries.length === 0) return console.log("no deliveries");
     for (const d of deliveries) {
       console.log(
-        `#${d.id} template ${d.templateId} job ${d.jobId} ${d.event} -> ${d.url}: ${d.state} [${(d.statusCodes as unknown[]).map((s) => s ?? "error").join(", ")}]`,
+        `#${d.id} template ${d.templateId} job ${d.jobId} ${d.event} -> ${stripUserinfo(String(d.url))}: ${d.state} [${(d.statusCodes as unknown[]).map((s) => s ?? "error").join(", ")}]`,
       );
     }
   });
@@ -256,7 +257,7 @@ interface EmailView {
 
 if (require.main === module) {
   program.parseAsync(process.argv).catch((err: Error) => {
-    console.error(`svc-emulator: ${err.message}`);
+    console.error(`svc-emulator: ${stripUserinfo(err.message)}`);
     process.exit(1);
   });
 }

@@ -16,6 +16,7 @@ import { SessionManager } from "./sessions/sessionManager";
 import type { DatabaseSync } from "./store/quietSqlite";
 import { EmailDeliveryStore } from "./store/emailDeliveryStore";
 import { Store, type PartnerRow } from "./store/store";
+import { stripUserinfo } from "../contract/urlUserinfo";
 
 export type { SessionInfo } from "./sessions/sessionManager";
 
@@ -70,7 +71,8 @@ const SEED_KEY = "seedPartnerId";
 export function createEmulatorContext(opts: EmulatorOptions = {}): EmulatorContext {
   const store = new Store(opts.stateFile ?? ":memory:");
   const now = opts.now ?? Date.now;
-  const log = opts.quiet ? () => {} : (line: string) => console.log(`[svc-emulator] ${line}`);
+  // Every log line of the emulator passes here: a URL in it (a webhook's, say) loses its user:password@.
+  const log = opts.quiet ? () => {} : (line: string) => console.log(`[svc-emulator] ${stripUserinfo(line)}`);
   const partner = seedPartner(store, opts, now);
   const deliverer = new Deliverer(store, now, opts.delivery, log);
   const faults = new FaultController(opts.faults);

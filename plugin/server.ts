@@ -16,6 +16,7 @@ import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import { accountOf, cancelOperations, configure } from "../provider/core/clients";
 import { ConnectionError, resolveConnection, SETTINGS } from "../provider/core/connection";
+import { stripUserinfo } from "../contract/urlUserinfo";
 import { PartialCreateError } from "../provider/core/errors";
 import { isUnknown } from "../provider/core/unknowns";
 import { fieldsOf, type ResourceDefinition } from "../provider/definitions/define";
@@ -235,7 +236,8 @@ export class SvcProviderServer {
 
 function notFound(definition: ResourceDefinition, id: string, props: Props): Error {
   const account = accountOf(props.connection as Parameters<typeof accountOf>[0]);
-  const where = account ? `partner ${account.partnerId} at ${account.baseUrl}` : "the configured account";
+  // The account by its host: a baseUrl may carry user:password@, which never goes into a message.
+  const where = account ? `partner ${account.partnerId} at ${stripUserinfo(account.baseUrl)}` : "the configured account";
   return new Error(
     `${definition.type} ${JSON.stringify(id)} was not found in ${where} (or it is deleted); check the id (${definition.idDescription}) and the stack's svc:baseUrl and svc:partnerId; nothing was read`,
   );

@@ -1,6 +1,6 @@
 /** SvcClient: the public api_v3 client (app tokens, templates, sessions, multirequest) on one transport. */
 import { z } from "zod";
-import { BaseUrl, normalizeBaseUrl } from "../contract/baseUrl";
+import { BaseUrl, insecureHttpProblem, normalizeBaseUrl } from "../contract/baseUrl";
 import type { Dispatcher } from "undici";
 import { parseAuth, type ClientAuth } from "./auth/credentials";
 import { createSessionManager } from "./auth/sessionSource";
@@ -15,10 +15,16 @@ import { PlatformApi } from "./platform/platformApi";
 import { PlatformWire } from "./platform/platformWire";
 import { SessionService } from "./platform/sessionService";
 import { validateInput } from "./platform/validate";
+import { SvcValidationError } from "./core/errors";
 
 export interface SvcClientOptions {
-  /** The api_v3 root, e.g. https://host/api_v3 (a trailing slash is ignored). */
+  /** The api_v3 root, e.g. https://host/api_v3 (a trailing slash is ignored). Plain http only to loopback, unless allowInsecureHttp. */
   baseUrl: string;
+  /**
+   * Allow a plain `http://` baseUrl to a host outside loopback (127.0.0.0/8, ::1, localhost); default false. Every
+   * call carries a credential, which would then travel unencrypted: only for a network you trust.
+   */
+  allowInsecureHttp?: boolean;
   /** Account id; a numeric string is accepted (stack config values are strings). */
   partnerId: number | string;
   auth: ClientAuth;
@@ -42,6 +48,7 @@ export interface SvcClientOptions {
 
 const Options = z.object({
   baseUrl: BaseUrl,
+  allowInsecureHttp: z.boolean().optional(),
   partnerId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/, "must be a positive integer").transform(Number)]),
   auth: z.unknown(),
   timeoutMs: z.number().int().positive().optional(),
@@ -93,6 +100,8 @@ export class SvcClient {
 
   constructor(options: SvcClientOptions) {
     const parsed = validateInput(Options, options, "SvcClient");
+    const insecure = insecureHttpProblem(parsed.baseUrl, parsed.allowInsecureHttp === true, "the SvcClient option `allowInsecureHttp: true`");
+    if (insecure) throw new SvcValidationError(`SvcClient: baseUrl: ${insecure}`);
     const auth = parseAuth(options.auth);
     this.partnerId = parsed.partnerId;
     this.baseUrl = normalizeBaseUrl(parsed.baseUrl);

@@ -1,6 +1,7 @@
 /**
  * What the pipeline applies on every merge. It authenticates with the pipeline's app token (stack config
- * `svc:appTokenId` and the secret `svc:appToken`, or SVC_APP_TOKEN_ID / SVC_APP_TOKEN in the CI environment),
+ * `svc:appTokenId` and the secret `svc:appToken`, or SVC_APP_TOKEN_ID / SVC_APP_TOKEN with SVC_BASE_URL / SVC_PARTNER_ID
+ * in the CI environment),
  * made once by bootstrap.ts; the admin secret is neither in this program nor in the stack.
  */
 import * as pulumi from "@pulumi/pulumi";

@@ -4,17 +4,19 @@
  *   pulumi-svc takeover [--state <export.json|->] [--import-file import.json] [--code index.ts]
  * lists an account's active app tokens and custom webhook templates that a stack does not manage yet, and writes
  * Pulumi's import file and the TypeScript program that declares them (docs/takeover.md).
- * The connection is the provider's: flags, then the `svc:*` keys of `--config` (the output of
- * `pulumi config --json --show-secrets`), then SVC_* variables. Secrets are taken from the file or the environment only
- * (never from flags, which other users of the machine can see), and never printed; a malformed file is reported by
- * line and column, never quoted. What the platform sends is checked before it becomes code (takeoverGrammar.ts), and
- * the files are written whole or not at all, never through a link, mode 0600 (privateFiles.ts).
+ * The connection is the provider's: the `svc:*` keys of `--config` (the output of `pulumi config --json
+ * --show-secrets`), then the SVC_* variables, which the flags override (a flag also wins over `--config`). Secrets
+ * are taken from the file or the environment only (never from flags, which other users of the machine can see), and
+ * never printed; a malformed file is reported by line and column, never quoted. What the platform sends is checked
+ * before it becomes code (takeoverGrammar.ts), and the files are written whole or not at all, never through a link,
+ * mode 0600 (privateFiles.ts).
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { Command, Option } from "commander";
 import { accountOf, configure } from "../core/clients";
-import { resolveConnection } from "../core/connection";
+import { stripUserinfo } from "../../contract/urlUserinfo";
+import { resolveConnection, SETTINGS } from "../core/connection";
 import { displayed } from "./asciiLiteral";
 import { parseJsonInput } from "./jsonInput";
 import { writePrivateFiles } from "./privateFiles";
@@ -72,16 +74,26 @@ async function configLookup(path: string | undefined): Promise<(key: string) => 
 
 export async function takeover(options: TakeoverOptions, out: (line: string) => void = console.log): Promise<{ imported: number }> {
   if (options.state === "-" && options.config === "-") throw new Error("--state and --config cannot both be read from standard input");
+  // The flags and the SVC_* variables are one source, the command line's: `--base-url` and `--partner-id` name the
+  // account whose secret SVC_ADMIN_SECRET (or SVC_APP_TOKEN with `--app-token-id`) holds. A flag overrides the
+  // variable and the `--config` key of its name.
   const flags: Record<string, string | undefined> = {
-    "svc:baseUrl": options.baseUrl,
-    "svc:partnerId": options.partnerId,
-    "svc:appTokenId": options.appTokenId,
-    "svc:appTokenHashType": options.appTokenHashType,
+    SVC_BASE_URL: options.baseUrl,
+    SVC_PARTNER_ID: options.partnerId,
+    SVC_APP_TOKEN_ID: options.appTokenId,
+    SVC_APP_TOKEN_HASH_TYPE: options.appTokenHashType,
   };
+  const given = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
+  const env = { ...process.env, ...given };
+  const overridden = new Set(
+    Object.values(SETTINGS)
+      .filter((setting) => setting.env in given)
+      .map((setting) => setting.config as string),
+  );
   const fromFile = await configLookup(options.config);
-  const lookup = (key: string) => flags[key] ?? fromFile(key);
-  resolveConnection(undefined, lookup); // fails early, naming what is missing (never a value)
-  configure({ get: lookup });
+  const lookup = (key: string) => (overridden.has(key) ? undefined : fromFile(key));
+  resolveConnection(undefined, lookup, env); // fails early, naming what is missing (never a value)
+  configure({ get: lookup }, env);
   const account = accountOf(undefined)!;
 
   const managed: Managed = options.state
@@ -146,7 +158,7 @@ if (require.main === module) {
     () => process.exit(0),
     (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      console.error(`pulumi-svc: ${message}`);
+      console.error(`pulumi-svc: ${stripUserinfo(message)}`);
       process.exit(1);
     },
   );

@@ -18,13 +18,16 @@ export const PROVIDER_MAX_RETRIES = 10;
 export const PROVIDER_BACKOFF = { baseDelayMs: 200, maxDelayMs: 2_000 } as const;
 
 let stackConfig: ConfigLookup = () => undefined;
+/** The environment source of the connection (process.env; the takeover command puts its flags in it). */
+let environment: NodeJS.ProcessEnv = process.env;
 const clients = new Map<string, SvcClient>();
 /** Server clock minus local clock (ms), from the Date header of the client's latest answer. */
 const serverOffsets = new WeakMap<SvcClient, number>();
 
 /** Called from the dynamic provider's configure(req): keeps a lookup of the stack config for this process. */
-export function configure(config: { get(key: string): string | undefined }): void {
+export function configure(config: { get(key: string): string | undefined }, env: NodeJS.ProcessEnv = process.env): void {
   stackConfig = (key) => config.get(key);
+  environment = env;
 }
 
 /**
@@ -33,7 +36,7 @@ export function configure(config: { get(key: string): string | undefined }): voi
  */
 export function connectionProblem(explicit: ConnectionInput | undefined): string | undefined {
   try {
-    resolveConnection(explicit, stackConfig);
+    resolveConnection(explicit, stackConfig, environment);
     return undefined;
   } catch (error) {
     if (error instanceof ConnectionError) return error.message;
@@ -44,7 +47,7 @@ export function connectionProblem(explicit: ConnectionInput | undefined): string
 /** The account a connection reaches (base URL and partner id), or undefined when it does not resolve. */
 export function accountOf(explicit: ConnectionInput | undefined): { baseUrl: string; partnerId: number } | undefined {
   try {
-    const { baseUrl, partnerId } = resolveConnection(explicit, stackConfig);
+    const { baseUrl, partnerId } = resolveConnection(explicit, stackConfig, environment);
     return { baseUrl, partnerId };
   } catch (error) {
     if (error instanceof ConnectionError) return undefined;
@@ -53,7 +56,7 @@ export function accountOf(explicit: ConnectionInput | undefined): { baseUrl: str
 }
 
 export function clientFor(explicit: ConnectionInput | undefined): SvcClient {
-  const connection = resolveConnection(explicit, stackConfig);
+  const connection = resolveConnection(explicit, stackConfig, environment);
   const key = connectionKey(connection);
   let client = clients.get(key);
   if (!client) {
@@ -66,6 +69,8 @@ export function clientFor(explicit: ConnectionInput | undefined): SvcClient {
     };
     client = created = new SvcClient({
       baseUrl: connection.baseUrl,
+      // resolveConnection has applied the plain-http rule with the opt-in of the baseUrl's own source.
+      allowInsecureHttp: connection.allowInsecureHttp,
       partnerId: connection.partnerId,
       // Each attempt waits requestTimeoutMs for its answer; the call as a whole (retries, waits for a slot) is bounded
       // by the operation's deadline.
@@ -116,5 +121,6 @@ export async function resetForTests(): Promise<void> {
   await Promise.all([...clients.values()].map((c) => c.close()));
   clients.clear();
   stackConfig = () => undefined;
+  environment = process.env;
   cancelled = new AbortController();
 }

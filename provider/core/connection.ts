@@ -1,11 +1,27 @@
 /**
- * Resolves where and how to reach the platform, inside the dynamic provider process: an explicit `connection`
- * input first, then stack config (`svc:*`, handed to configure() by the engine, secrets decrypted), then the
- * environment (SVC_*). Credentials are never captured into the serialized provider nor copied into state by us.
+ * Resolves where and how to reach the platform, inside the provider process, from three sources, nearest first: a
+ * resource's explicit `connection` input, the provider's config (the stack config `svc:*` the engine hands to
+ * configure(), secrets decrypted, or an explicit plugin provider's inputs), then the environment (SVC_*).
+ * Credentials are never captured into the serialized provider nor copied into state by us.
+ *
+ * The rules, all in resolveConnection:
+ * - Each setting comes from the nearest source that sets it (maxConcurrency never from a connection: it is per
+ *   process), except the two below.
+ * - Credentials (adminSecret, appTokenId, appToken, appTokenHashType, ks) all come from one source: the nearest
+ *   that sets any of them. No source nearer than that may name an account (baseUrl or partnerId): a source that
+ *   names an account brings its own credentials, so another account's are never sent to it. One exception: the
+ *   environment's credentials serve an account a nearer source names when the environment names that same
+ *   account itself (SVC_BASE_URL and SVC_PARTNER_ID equal to it), as a committed stack file and a CI job's
+ *   variables both naming the account do.
+ * - allowInsecureHttp counts only in the source that gives the baseUrl: the opt-in to plain http is made where the
+ *   URL is chosen.
  */
-import { BASE_URL_EXPECTATION, isBaseUrl } from "../../contract/baseUrl";
+import { BASE_URL_EXPECTATION, insecureHttpProblem, isBaseUrl, normalizeBaseUrl } from "../../contract/baseUrl";
 import { HashType } from "../../contract/platform";
 import type { ConnectionInput } from "./connectionInput";
+
+/** Where a resolved value came from, nearest first. */
+export type ConnectionSource = "connection" | "provider" | "environment";
 
 export interface ResolvedConnection {
   baseUrl: string;
@@ -15,6 +31,10 @@ export interface ResolvedConnection {
   requestTimeoutMs: number;
   /** Requests in flight at once over this connection's one client (stack config only: it is per process). */
   maxConcurrency: number;
+  /** Plain http to a host outside loopback was allowed by the source of the baseUrl (the sdk client is told so). */
+  allowInsecureHttp: boolean;
+  /** The one source every credential came from. */
+  credentialSource: ConnectionSource;
 }
 
 /** What configure() stores: a lookup of stack config by full key (e.g. "svc:baseUrl"). */
@@ -65,9 +85,20 @@ export const SETTINGS = {
     type: "integer",
     description: "Requests in flight at once to the platform (default 8).",
   },
-} as const satisfies Record<string, { config: string; env: string; type: "string" | "integer"; secret?: boolean; description: string }>;
+  allowInsecureHttp: {
+    config: "svc:allowInsecureHttp",
+    env: "SVC_ALLOW_INSECURE_HTTP",
+    type: "boolean",
+    description:
+      "Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set.",
+  },
+} as const satisfies Record<string, { config: string; env: string; type: "string" | "integer" | "boolean"; secret?: boolean; description: string }>;
 
-const CREDENTIALS: readonly string[] = ["adminSecret", "appTokenId", "appToken", "appTokenHashType", "ks"];
+type SettingKey = keyof typeof SETTINGS;
+
+/** Every credential field: they all come from one source. */
+const CREDENTIALS = ["adminSecret", "appTokenId", "appToken", "appTokenHashType", "ks"] as const satisfies readonly SettingKey[];
+const ACCOUNT = ["baseUrl", "partnerId"] as const satisfies readonly SettingKey[];
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Small on purpose: 500 resources must not hit the platform at once; the engine's own parallelism is often larger. */
@@ -77,57 +108,129 @@ export class ConnectionError extends Error {
   override readonly name = "ConnectionError";
 }
 
+/** One source of settings: its values as text, and how a message names each of its fields. */
+interface Layer {
+  source: ConnectionSource;
+  get(key: SettingKey): string | undefined;
+  name(key: SettingKey): string;
+  /** How this source opts in to plain http. */
+  optIn: string;
+}
+
+function layersOf(explicit: ConnectionInput | undefined, config: ConfigLookup, env: NodeJS.ProcessEnv): Layer[] {
+  const text = (value: unknown): string | undefined => (value === undefined || value === null || value === "" ? undefined : String(value));
+  return [
+    {
+      source: "connection",
+      // maxConcurrency is per provider process, so a connection never sets it.
+      get: (key) => (key === "maxConcurrency" ? undefined : text(explicit?.[key])),
+      name: (key) => `\`connection.${key}\``,
+      optIn: "`allowInsecureHttp: true` in the same connection",
+    },
+    {
+      source: "provider",
+      get: (key) => text(config(SETTINGS[key].config)),
+      name: (key) => `\`${SETTINGS[key].config}\``,
+      optIn: "`pulumi config set svc:allowInsecureHttp true` (or `allowInsecureHttp: true` on the explicit provider that sets baseUrl)",
+    },
+    {
+      source: "environment",
+      get: (key) => text(env[SETTINGS[key].env]),
+      name: (key) => SETTINGS[key].env,
+      optIn: "SVC_ALLOW_INSECURE_HTTP=true next to SVC_BASE_URL",
+    },
+  ];
+}
+
+/** "`svc:baseUrl` (stack config) or SVC_BASE_URL": where a setting may be given, for messages about a missing one. */
+const anywhere = (key: SettingKey) => `\`${SETTINGS[key].config}\` (stack config) or ${SETTINGS[key].env}`;
+
+/** The same api_v3 root, whatever the case of the host or a trailing slash. */
+function sameBaseUrl(a: string, b: string): boolean {
+  try {
+    return normalizeBaseUrl(new URL(a).href) === normalizeBaseUrl(new URL(b).href);
+  } catch {
+    return false;
+  }
+}
+
+/** The connection a resource uses, from its sources by the rules at the top of this file; a ConnectionError names what is missing or wrong. */
 export function resolveConnection(explicit: ConnectionInput | undefined, config: ConfigLookup, env: NodeJS.ProcessEnv = process.env): ResolvedConnection {
-  const explicitCredentials = CREDENTIALS.some((key) => explicit?.[key as keyof ConnectionInput]);
-  const pick = <K extends keyof typeof SETTINGS>(key: K): string | undefined => {
-    // maxConcurrency is per provider process, so it comes from stack config or the environment only.
-    const given = key === "maxConcurrency" ? undefined : explicit?.[key as Exclude<K, "maxConcurrency">];
-    if (given !== undefined && given !== null && given !== "") return String(given);
-    // Credentials never mix: an explicit connection that brings one takes none from the stack's (another account's).
-    if (explicitCredentials && CREDENTIALS.includes(key)) return undefined;
-    const fromConfig = config(SETTINGS[key].config);
-    if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
-    const fromEnv = env[SETTINGS[key].env];
-    return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
+  const layers = layersOf(explicit, config, env);
+  const nearest = (key: SettingKey): { value: string; layer: Layer } | undefined => {
+    for (const layer of layers) {
+      const value = layer.get(key);
+      if (value !== undefined) return { value, layer };
+    }
+    return undefined;
   };
-  const where = (key: keyof typeof SETTINGS) => `\`${SETTINGS[key].config}\` (stack config) or ${SETTINGS[key].env}`;
 
-  const baseUrl = pick("baseUrl");
-  if (!baseUrl) throw new ConnectionError(`No platform URL: set ${where("baseUrl")}, e.g. https://<host>/api_v3`);
-  if (!isBaseUrl(baseUrl)) throw new ConnectionError(`svc:baseUrl must be ${BASE_URL_EXPECTATION}`);
-  const partnerText = pick("partnerId");
-  const partnerId = Number(partnerText);
-  if (!partnerText || !Number.isInteger(partnerId) || partnerId <= 0)
-    throw new ConnectionError(`No partner id: set ${where("partnerId")} to the account's numeric id`);
+  const base = nearest("baseUrl");
+  if (!base) throw new ConnectionError(`No platform URL: set ${anywhere("baseUrl")}, e.g. https://<host>/api_v3`);
+  const baseUrl = base.value;
+  if (!isBaseUrl(baseUrl)) throw new ConnectionError(`${base.layer.name("baseUrl")} must be ${BASE_URL_EXPECTATION}`);
+  const allowText = base.layer.get("allowInsecureHttp")?.toLowerCase();
+  if (allowText !== undefined && allowText !== "true" && allowText !== "false")
+    throw new ConnectionError(`${base.layer.name("allowInsecureHttp")} must be true or false`);
+  const allowInsecureHttp = allowText === "true";
+  const insecure = insecureHttpProblem(baseUrl, allowInsecureHttp, base.layer.optIn);
+  if (insecure) throw new ConnectionError(`${base.layer.name("baseUrl")}: ${insecure}`);
 
-  const timeoutText = pick("requestTimeoutMs");
+  const partner = nearest("partnerId");
+  const partnerId = Number(partner?.value);
+  if (!partner || !Number.isInteger(partnerId) || partnerId <= 0)
+    throw new ConnectionError(`No partner id: set ${partner ? partner.layer.name("partnerId") : anywhere("partnerId")} to the account's numeric id`);
+
+  const timeoutText = nearest("requestTimeoutMs")?.value;
   const requestTimeoutMs = timeoutText ? Number(timeoutText) : DEFAULT_REQUEST_TIMEOUT_MS;
   if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs <= 0)
     throw new ConnectionError(`svc:requestTimeoutMs must be a positive whole number of milliseconds`);
 
-  const concurrencyText = pick("maxConcurrency");
+  const concurrencyText = nearest("maxConcurrency")?.value;
   const maxConcurrency = concurrencyText ? Number(concurrencyText) : DEFAULT_MAX_CONCURRENCY;
   if (!Number.isInteger(maxConcurrency) || maxConcurrency <= 0 || maxConcurrency > 1000) {
     throw new ConnectionError(`svc:maxConcurrency must be a whole number from 1 to 1000 (requests in flight at once); got "${concurrencyText}"`);
   }
-  const common = { baseUrl, partnerId, requestTimeoutMs, maxConcurrency };
 
-  const adminSecret = pick("adminSecret");
-  const appTokenId = pick("appTokenId");
-  const appToken = pick("appToken");
-  const ks = pick("ks");
-  if (appTokenId || appToken) {
+  const owner = layers.find((layer) => ACCOUNT.some((key) => layer.get(key) !== undefined)) as Layer; // baseUrl is set somewhere
+  const holder = layers.find((layer) => CREDENTIALS.some((key) => layer.get(key) !== undefined));
+  const envNamesThisAccount = (holder: Layer): boolean =>
+    holder.source === "environment" && sameBaseUrl(holder.get("baseUrl") ?? "", baseUrl) && Number(holder.get("partnerId")) === partnerId;
+  if (!holder || (layers.indexOf(holder) > layers.indexOf(owner) && !envNamesThisAccount(holder))) {
+    throw new ConnectionError(missingCredentials(owner));
+  }
+  const common = { baseUrl, partnerId, requestTimeoutMs, maxConcurrency, allowInsecureHttp, credentialSource: holder.source };
+
+  const [adminSecret, appTokenId, appToken, hashTypeText, ks] = CREDENTIALS.map((key) => holder.get(key));
+  if (appTokenId || appToken || hashTypeText) {
     if (!appTokenId || !appToken)
-      throw new ConnectionError(`An app token needs both ${where("appTokenId")} and ${where("appToken")} (set the value with --secret)`);
-    const hashType = HashType.optional().safeParse(pick("appTokenHashType"));
-    if (!hashType.success) throw new ConnectionError(`svc:appTokenHashType must be one of ${HashType.options.join(", ")}`);
+      throw new ConnectionError(
+        `An app token needs both ${holder.name("appTokenId")} and ${holder.name("appToken")}, from the same source (set the value as a secret)`,
+      );
+    const hashType = HashType.optional().safeParse(hashTypeText);
+    if (!hashType.success) throw new ConnectionError(`${holder.name("appTokenHashType")} must be one of ${HashType.options.join(", ")}`);
     return { ...common, auth: { appTokenId, appToken, hashType: hashType.data } };
   }
   if (adminSecret) return { ...common, auth: { adminSecret } };
-  if (ks) return { ...common, auth: { ks } };
-  throw new ConnectionError(
-    `No credentials: set ${where("appTokenId")} with ${where("appToken")} (recommended for pipelines), or ${where("adminSecret")}, or ${where("ks")}; set secrets with \`pulumi config set --secret\``,
-  );
+  return { ...common, auth: { ks: ks as string } };
+}
+
+/**
+ * Why no credentials may be used: none at all, or only a farther source's, which may belong to another account.
+ * Names the credential fields of the source that names the account: the only place they would be taken from.
+ */
+function missingCredentials(owner: Layer): string {
+  if (owner.source === "environment")
+    return `No credentials: set ${anywhere("appTokenId")} with ${anywhere("appToken")} (recommended for pipelines), or ${anywhere("adminSecret")}, or ${anywhere("ks")}; set secrets with \`pulumi config set --secret\``;
+  const named = ACCOUNT.filter((key) => owner.get(key) !== undefined)
+    .map((key) => owner.name(key))
+    .join(" and ");
+  const own = `set ${owner.name("appTokenId")} with ${owner.name("appToken")}, or ${owner.name("adminSecret")}, or ${owner.name("ks")}`;
+  return owner.source === "connection"
+    ? `No credentials in the connection: ${named} names an account, so the connection must bring its own credentials (${own}); ` +
+        `the provider's credentials are never sent to an account a connection names`
+    : `No credentials for the account ${named} names: ${own}, as secrets (\`pulumi config set --secret\`, or secret inputs of the explicit provider). ` +
+        `SVC_* credentials are used only when the environment names that same account (SVC_BASE_URL and SVC_PARTNER_ID)`;
 }
 
 /** A stable key for caching one client per connection within the provider process (hashed: it holds secrets). */

@@ -1,7 +1,8 @@
 /**
  * How a resource reaches the platform. Usually from stack config (`svc:*`, read by the dynamic provider's
  * configure), with environment variables as fallback; a resource may pass an explicit `connection` to reach a
- * second account. Credentials are secrets: the resource wrappers wrap this object in pulumi.secret().
+ * second account. Credentials are secrets: the resource wrappers wrap this object in pulumi.secret(). A connection
+ * that names an account (baseUrl or partnerId) brings its own credentials: see connection.ts for the rules.
  */
 import { z } from "zod";
 import { BaseUrl } from "../../contract/baseUrl";
@@ -21,5 +22,7 @@ export const ConnectionInput = z.strictObject({
   ks: z.string().min(1).optional(),
   /** Timeout of each HTTP call, in milliseconds. */
   requestTimeoutMs: z.number().int().positive().optional(),
+  /** Allow a plain http:// baseUrl of this connection to a host outside loopback; only ever counts next to that baseUrl. */
+  allowInsecureHttp: z.boolean().optional(),
 });
 export type ConnectionInput = z.infer<typeof ConnectionInput>;

@@ -83,6 +83,8 @@ export interface ProviderArgs {
   ks?: pulumi.Input<string>;
   requestTimeoutMs?: pulumi.Input<number>;
   maxConcurrency?: pulumi.Input<number>;
+  /** Allow a plain http:// baseUrl (set here) to a host outside loopback: the credentials would travel unencrypted. */
+  allowInsecureHttp?: pulumi.Input<boolean>;
 }
 
 /** An explicit provider of the plugin: `new svc.Provider("second", {...})`, then `{ provider }` on resources. */

@@ -59,6 +59,7 @@ export class Provider extends pulumi.ProviderResource {
         opts = opts || {};
         {
             resourceInputs["adminSecret"] = args?.adminSecret ? pulumi.secret(args.adminSecret) : undefined;
+            resourceInputs["allowInsecureHttp"] = pulumi.output(args?.allowInsecureHttp).apply(JSON.stringify);
             resourceInputs["appToken"] = args?.appToken ? pulumi.secret(args.appToken) : undefined;
             resourceInputs["appTokenHashType"] = args?.appTokenHashType;
             resourceInputs["appTokenId"] = args?.appTokenId;
@@ -83,6 +84,10 @@ export interface ProviderArgs {
      * The account's admin secret (pipelines should prefer an app token). Stack config `svc:adminSecret`, or the environment variable SVC_ADMIN_SECRET.
      */
     adminSecret?: pulumi.Input<string | undefined>;
+    /**
+     * Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
+     */
+    allowInsecureHttp?: pulumi.Input<boolean | undefined>;
     /**
      * The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
      */

@@ -1,4 +1,5 @@
 /** Construction options shared by the two avatar backend clients. */
+import { insecureHttpProblem } from "../../contract/baseUrl";
 import { createTransport, type Transport, type TransportOptions } from "../transport";
 import { SvcValidationError } from "../core/errors";
 import { registerSecret } from "../core/redact";
@@ -7,8 +8,10 @@ import { registerSecret } from "../core/redact";
 export type KsSource = string | (() => string | Promise<string>);
 
 export interface AvatarClientOptions {
-  /** API root: {avatar_api_url} or {avatar_video_url}. */
+  /** API root: {avatar_api_url} or {avatar_video_url}. Plain http only to loopback, unless allowInsecureHttp. */
   baseUrl: string;
+  /** Allow a plain http:// baseUrl to a host outside loopback; default false: the session string would travel unencrypted. */
+  allowInsecureHttp?: boolean;
   /** The session string used for KS/Bearer auth when a call does not pass its own. */
   ks?: KsSource;
   /** Reuse a transport (shared with SvcClient); otherwise one is created and closed by close(). */
@@ -31,6 +34,8 @@ export function resolveClient(options: AvatarClientOptions, field: string): Reso
     throw new SvcValidationError(`${field}: expected an absolute http(s) URL`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new SvcValidationError(`${field}: expected an http(s) URL`);
+  const insecure = insecureHttpProblem(options.baseUrl, options.allowInsecureHttp === true, "the option `allowInsecureHttp: true`");
+  if (insecure) throw new SvcValidationError(`${field}: ${insecure}`);
   if (typeof options.ks === "string") registerSecret(options.ks);
   return {
     baseUrl: options.baseUrl.replace(/\/+$/, ""),

@@ -5,8 +5,10 @@
  *
  * Two layers: exact values the client knows are secret (registered with `registerSecret`), and
  * patterns that catch secrets the client never saw as such (a ks echoed in a server message,
- * a token in a response body, `ks=...` in a form body).
+ * a token in a response body, `ks=...` in a form body). The userinfo of any URL (`user:pass@`)
+ * is dropped first (contract/urlUserinfo.ts, shared with the emulator).
  */
+import { stripUserinfo } from "../../contract/urlUserinfo";
 
 const REDACTED = "[REDACTED]";
 
@@ -36,9 +38,9 @@ export function registerSecret(value: string | undefined | null): void {
   if (typeof value === "string" && value.length >= MIN_SECRET_LENGTH) knownSecrets.add(value);
 }
 
-/** Return `text` with every known secret and secret-looking value replaced by [REDACTED]. */
+/** Return `text` without the userinfo of its URLs, and with every known secret and secret-looking value replaced by [REDACTED]. */
 export function redact(text: string): string {
-  let out = text;
+  let out = stripUserinfo(text);
   for (const secret of knownSecrets) {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }

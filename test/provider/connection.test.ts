@@ -1,20 +1,26 @@
 /** Where the provider's connection comes from, and how it fails: clearly, naming the settings, never the secrets. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveConnection } from "../../provider/core/connection";
+import { ConnectionError, resolveConnection, SETTINGS } from "../../provider/core/connection";
 
 const config = (values: Record<string, string>) => (key: string) => values[key];
 
 describe("resolveConnection", () => {
-  it("reads stack config, with the environment as fallback", () => {
-    const resolved = resolveConnection(undefined, config({ "svc:baseUrl": "https://a.example/api_v3", "svc:partnerId": "12" }), {
-      SVC_ADMIN_SECRET: "from-env",
-    });
+  it("reads stack config, with the environment as fallback for settings and for the environment's own account", () => {
+    const resolved = resolveConnection(
+      undefined,
+      config({ "svc:baseUrl": "https://a.example/api_v3", "svc:partnerId": "12", "svc:requestTimeoutMs": "5000" }),
+      { SVC_BASE_URL: "https://a.example/api_v3/", SVC_PARTNER_ID: "12", SVC_ADMIN_SECRET: "from-env", SVC_MAX_CONCURRENCY: "4" },
+    );
     expect(resolved).toEqual({
       baseUrl: "https://a.example/api_v3",
       partnerId: 12,
       auth: { adminSecret: "from-env" },
-      requestTimeoutMs: 30_000,
-      maxConcurrency: 8,
+      requestTimeoutMs: 5_000,
+      maxConcurrency: 4,
+      allowInsecureHttp: false,
+      credentialSource: "environment",
     });
   });
 
@@ -22,7 +28,7 @@ describe("resolveConnection", () => {
     const stack = config({ "svc:baseUrl": "https://a.example/api_v3", "svc:partnerId": "12", "svc:appTokenId": "0_stack", "svc:appToken": "stack-token" });
     const resolved = resolveConnection({ partnerId: 34, adminSecret: "second-account" }, stack, {});
     expect(resolved).toMatchObject({ baseUrl: "https://a.example/api_v3", partnerId: 34, auth: { adminSecret: "second-account" } });
-    // Without credentials of its own, it uses the stack's.
+    // Without credentials or an account of its own, it uses the stack's.
     expect(resolveConnection({ requestTimeoutMs: 5 }, stack, {}).auth).toMatchObject({ appTokenId: "0_stack" });
   });
 
@@ -37,10 +43,14 @@ describe("resolveConnection", () => {
   });
 
   it("prefers an explicit connection over config, and config over the environment", () => {
-    const env = { SVC_BASE_URL: "https://env.example/api_v3", SVC_PARTNER_ID: "3", SVC_KS: "env-ks" };
-    const fromConfig = resolveConnection(undefined, config({ "svc:baseUrl": "https://cfg.example/api_v3" }), env);
-    expect(fromConfig.baseUrl).toBe("https://cfg.example/api_v3");
-    expect(fromConfig.auth).toEqual({ ks: "env-ks" });
+    const env = { SVC_BASE_URL: "https://env.example/api_v3", SVC_PARTNER_ID: "3", SVC_KS: "env-ks", SVC_REQUEST_TIMEOUT_MS: "7" };
+    const fromConfig = resolveConnection(undefined, config({ "svc:requestTimeoutMs": "9", "svc:adminSecret": "cfg" }), env);
+    expect(fromConfig).toMatchObject({
+      baseUrl: "https://env.example/api_v3",
+      requestTimeoutMs: 9,
+      auth: { adminSecret: "cfg" },
+      credentialSource: "provider",
+    });
     const explicit = resolveConnection(
       { baseUrl: "https://second.example/api_v3", partnerId: 99, adminSecret: "second" },
       config({ "svc:baseUrl": "https://cfg.example/api_v3" }),
@@ -77,6 +87,28 @@ describe("resolveConnection", () => {
     }
     expect(message).toContain("svc:appTokenId");
     expect(message).not.toContain("secret-token-value");
-    expect(() => resolveConnection(undefined, config({ "svc:baseUrl": "https://a/api_v3", "svc:partnerId": "1" }), {})).toThrow(/No credentials: .*--secret/);
+    expect(() => resolveConnection(undefined, config({ "svc:baseUrl": "https://a/api_v3", "svc:partnerId": "1" }), {})).toThrow(
+      /No credentials for the account `svc:baseUrl` and `svc:partnerId` names: .*--secret/,
+    );
+  });
+
+  it("refuses a value of svc:allowInsecureHttp other than true or false, naming it", () => {
+    const stack = { "svc:baseUrl": "https://a.example/api_v3", "svc:partnerId": "1", "svc:adminSecret": "s" };
+    expect(() => resolveConnection(undefined, config({ ...stack, "svc:allowInsecureHttp": "yes" }), {})).toThrow(
+      /`svc:allowInsecureHttp` must be true or false/,
+    );
+    expect(resolveConnection(undefined, config({ ...stack, "svc:allowInsecureHttp": "TRUE" }), {}).allowInsecureHttp).toBe(true);
+    expect(() => resolveConnection({ baseUrl: "https://b.example/api_v3", adminSecret: "t" }, config(stack), {})).not.toThrow();
+    expect(() => resolveConnection(undefined, config({ ...stack, "svc:baseUrl": "ftp://a" }), {})).toThrow(ConnectionError);
+  });
+
+  it("every setting is listed where a reader looks for it: the README's table and docs/plugin.md (docs/resources.md is generated)", () => {
+    const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
+    const plugin = readFileSync(join(__dirname, "..", "..", "docs", "plugin.md"), "utf8");
+    for (const setting of Object.values(SETTINGS)) {
+      const row = readme.split("\n").find((line) => line.startsWith("|") && line.includes(`\`${setting.config}\``));
+      expect(row, setting.config).toContain(`\`${setting.env}\``);
+      expect(plugin, setting.config).toContain(`\`${setting.config}\``);
+    }
   });
 });

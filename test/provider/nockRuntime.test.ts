@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { appToken as appTokenProvider } from "../../provider/runtime";
 import { configure, resetForTests } from "../../provider/core/clients";
 
-const BASE = "http://svc.nock.test";
+const BASE = "https://svc.nock.test";
 const ADMIN_SECRET = "nock-admin-secret-value";
 const KS = "djJ8bm9jay1rcy1zdHJpbmc";
 const token = {

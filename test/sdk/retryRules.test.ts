@@ -156,7 +156,7 @@ describe("the client-wide gate", () => {
 
 describe("SvcClient options", () => {
   it("maxConcurrency and attemptTimeoutMs are validated with the field named", () => {
-    expect(() => new SvcClient({ baseUrl: "http://x/api_v3", partnerId: 1, auth: { ks: "k" }, maxConcurrency: 0 })).toThrow(/maxConcurrency/);
-    expect(() => new SvcClient({ baseUrl: "http://x/api_v3", partnerId: 1, auth: { ks: "k" }, attemptTimeoutMs: -1 })).toThrow(/attemptTimeoutMs/);
+    expect(() => new SvcClient({ baseUrl: "https://x/api_v3", partnerId: 1, auth: { ks: "k" }, maxConcurrency: 0 })).toThrow(/maxConcurrency/);
+    expect(() => new SvcClient({ baseUrl: "https://x/api_v3", partnerId: 1, auth: { ks: "k" }, attemptTimeoutMs: -1 })).toThrow(/attemptTimeoutMs/);
   });
 });

@@ -63,6 +63,8 @@ func NewProvider(ctx *pulumi.Context,
 type providerArgs struct {
 	// The account's admin secret (pipelines should prefer an app token). Stack config `svc:adminSecret`, or the environment variable SVC_ADMIN_SECRET.
 	AdminSecret *string `pulumi:"adminSecret"`
+	// Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
+	AllowInsecureHttp *bool `pulumi:"allowInsecureHttp"`
 	// The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
 	AppToken *string `pulumi:"appToken"`
 	// The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
@@ -85,6 +87,8 @@ type providerArgs struct {
 type ProviderArgs struct {
 	// The account's admin secret (pipelines should prefer an app token). Stack config `svc:adminSecret`, or the environment variable SVC_ADMIN_SECRET.
 	AdminSecret pulumi.StringPtrInput
+	// Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
+	AllowInsecureHttp pulumi.BoolPtrInput
 	// The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
 	AppToken pulumi.StringPtrInput
 	// The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.

@@ -17,6 +17,8 @@ var _ = internal.GetEnvOrDefault
 type Connection struct {
 	// The account's admin secret (pipelines should prefer an app token).
 	AdminSecret *string `pulumi:"adminSecret"`
+	// Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set.
+	AllowInsecureHttp *bool `pulumi:"allowInsecureHttp"`
 	// The value of that app token.
 	AppToken *string `pulumi:"appToken"`
 	// The hash type of that app token: SHA1, SHA256 or SHA512.
@@ -48,6 +50,8 @@ type ConnectionInput interface {
 type ConnectionArgs struct {
 	// The account's admin secret (pipelines should prefer an app token).
 	AdminSecret pulumi.StringPtrInput `pulumi:"adminSecret"`
+	// Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set.
+	AllowInsecureHttp pulumi.BoolPtrInput `pulumi:"allowInsecureHttp"`
 	// The value of that app token.
 	AppToken pulumi.StringPtrInput `pulumi:"appToken"`
 	// The hash type of that app token: SHA1, SHA256 or SHA512.
@@ -147,6 +151,11 @@ func (o ConnectionOutput) AdminSecret() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Connection) *string { return v.AdminSecret }).(pulumi.StringPtrOutput)
 }
 
+// Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set.
+func (o ConnectionOutput) AllowInsecureHttp() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v Connection) *bool { return v.AllowInsecureHttp }).(pulumi.BoolPtrOutput)
+}
+
 // The value of that app token.
 func (o ConnectionOutput) AppToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Connection) *string { return v.AppToken }).(pulumi.StringPtrOutput)
@@ -214,6 +223,16 @@ func (o ConnectionPtrOutput) AdminSecret() pulumi.StringPtrOutput {
 		}
 		return v.AdminSecret
 	}).(pulumi.StringPtrOutput)
+}
+
+// Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set.
+func (o ConnectionPtrOutput) AllowInsecureHttp() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Connection) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.AllowInsecureHttp
+	}).(pulumi.BoolPtrOutput)
 }
 
 // The value of that app token.

@@ -19,6 +19,17 @@ Object.defineProperty(exports, "adminSecret", {
 });
 
 /**
+ * Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
+ */
+export declare const allowInsecureHttp: boolean | undefined;
+Object.defineProperty(exports, "allowInsecureHttp", {
+    get() {
+        return __config.getObject<boolean>("allowInsecureHttp");
+    },
+    enumerable: true,
+});
+
+/**
  * The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
  */
 export declare const appToken: string | undefined;

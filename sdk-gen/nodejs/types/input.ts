@@ -14,6 +14,10 @@ export interface ConnectionArgs {
      */
     adminSecret?: pulumi.Input<string | undefined>;
     /**
+     * Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set.
+     */
+    allowInsecureHttp?: pulumi.Input<boolean | undefined>;
+    /**
      * The value of that app token.
      */
     appToken?: pulumi.Input<string | undefined>;

@@ -14,6 +14,10 @@ export interface Connection {
      */
     adminSecret?: string;
     /**
+     * Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set.
+     */
+    allowInsecureHttp?: boolean;
+    /**
      * The value of that app token.
      */
     appToken?: string;

@@ -27,6 +27,10 @@ class ConnectionArgsDict(TypedDict):
     """
     The account's admin secret (pipelines should prefer an app token).
     """
+    allow_insecure_http: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set.
+    """
     app_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     The value of that app token.
@@ -60,6 +64,7 @@ class ConnectionArgsDict(TypedDict):
 class ConnectionArgs:
     def __init__(__self__, *,
                  admin_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  app_token: pulumi.Input[Optional[_builtins.str]] = None,
                  app_token_hash_type: pulumi.Input[Optional[_builtins.str]] = None,
                  app_token_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -71,6 +76,7 @@ class ConnectionArgs:
         An explicit connection to an account (a second account): any setting left out comes from the provider.
 
         :param pulumi.Input[_builtins.str] admin_secret: The account's admin secret (pipelines should prefer an app token).
+        :param pulumi.Input[_builtins.bool] allow_insecure_http: Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set.
         :param pulumi.Input[_builtins.str] app_token: The value of that app token.
         :param pulumi.Input[_builtins.str] app_token_hash_type: The hash type of that app token: SHA1, SHA256 or SHA512.
         :param pulumi.Input[_builtins.str] app_token_id: The id of an app token to authenticate with, instead of the admin secret.
@@ -81,6 +87,8 @@ class ConnectionArgs:
         """
         if admin_secret is not None:
             pulumi.set(__self__, "admin_secret", admin_secret)
+        if allow_insecure_http is not None:
+            pulumi.set(__self__, "allow_insecure_http", allow_insecure_http)
         if app_token is not None:
             pulumi.set(__self__, "app_token", app_token)
         if app_token_hash_type is not None:
@@ -107,6 +115,18 @@ class ConnectionArgs:
     @admin_secret.setter
     def admin_secret(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "admin_secret", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allowInsecureHttp")
+    def allow_insecure_http(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set.
+        """
+        return pulumi.get(self, "allow_insecure_http")
+
+    @allow_insecure_http.setter
+    def allow_insecure_http(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_insecure_http", value)
 
     @_builtins.property
     @pulumi.getter(name="appToken")

@@ -28,6 +28,8 @@ class Connection(dict):
         suggest = None
         if key == "adminSecret":
             suggest = "admin_secret"
+        elif key == "allowInsecureHttp":
+            suggest = "allow_insecure_http"
         elif key == "appToken":
             suggest = "app_token"
         elif key == "appTokenHashType":
@@ -54,6 +56,7 @@ class Connection(dict):
 
     def __init__(__self__, *,
                  admin_secret: Optional[_builtins.str] = None,
+                 allow_insecure_http: Optional[_builtins.bool] = None,
                  app_token: Optional[_builtins.str] = None,
                  app_token_hash_type: Optional[_builtins.str] = None,
                  app_token_id: Optional[_builtins.str] = None,
@@ -65,6 +68,7 @@ class Connection(dict):
         An explicit connection to an account (a second account): any setting left out comes from the provider.
 
         :param _builtins.str admin_secret: The account's admin secret (pipelines should prefer an app token).
+        :param _builtins.bool allow_insecure_http: Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set.
         :param _builtins.str app_token: The value of that app token.
         :param _builtins.str app_token_hash_type: The hash type of that app token: SHA1, SHA256 or SHA512.
         :param _builtins.str app_token_id: The id of an app token to authenticate with, instead of the admin secret.
@@ -75,6 +79,8 @@ class Connection(dict):
         """
         if admin_secret is not None:
             pulumi.set(__self__, "admin_secret", admin_secret)
+        if allow_insecure_http is not None:
+            pulumi.set(__self__, "allow_insecure_http", allow_insecure_http)
         if app_token is not None:
             pulumi.set(__self__, "app_token", app_token)
         if app_token_hash_type is not None:
@@ -97,6 +103,14 @@ class Connection(dict):
         The account's admin secret (pipelines should prefer an app token).
         """
         return pulumi.get(self, "admin_secret")
+
+    @_builtins.property
+    @pulumi.getter(name="allowInsecureHttp")
+    def allow_insecure_http(self) -> Optional[_builtins.bool]:
+        """
+        Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set.
+        """
+        return pulumi.get(self, "allow_insecure_http")
 
     @_builtins.property
     @pulumi.getter(name="appToken")

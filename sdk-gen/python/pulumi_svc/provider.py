@@ -20,6 +20,7 @@ __all__ = ['ProviderArgs', 'Provider']
 class ProviderArgs:
     def __init__(__self__, *,
                  admin_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  app_token: pulumi.Input[Optional[_builtins.str]] = None,
                  app_token_hash_type: pulumi.Input[Optional[_builtins.str]] = None,
                  app_token_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -32,6 +33,7 @@ class ProviderArgs:
         The set of arguments for constructing a Provider resource.
 
         :param pulumi.Input[_builtins.str] admin_secret: The account's admin secret (pipelines should prefer an app token). Stack config `svc:adminSecret`, or the environment variable SVC_ADMIN_SECRET.
+        :param pulumi.Input[_builtins.bool] allow_insecure_http: Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
         :param pulumi.Input[_builtins.str] app_token: The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
         :param pulumi.Input[_builtins.str] app_token_hash_type: The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
         :param pulumi.Input[_builtins.str] app_token_id: The id of an app token to authenticate with, instead of the admin secret. Stack config `svc:appTokenId`, or the environment variable SVC_APP_TOKEN_ID.
@@ -43,6 +45,8 @@ class ProviderArgs:
         """
         if admin_secret is not None:
             pulumi.set(__self__, "admin_secret", admin_secret)
+        if allow_insecure_http is not None:
+            pulumi.set(__self__, "allow_insecure_http", allow_insecure_http)
         if app_token is not None:
             pulumi.set(__self__, "app_token", app_token)
         if app_token_hash_type is not None:
@@ -71,6 +75,18 @@ class ProviderArgs:
     @admin_secret.setter
     def admin_secret(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "admin_secret", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allowInsecureHttp")
+    def allow_insecure_http(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
+        """
+        return pulumi.get(self, "allow_insecure_http")
+
+    @allow_insecure_http.setter
+    def allow_insecure_http(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_insecure_http", value)
 
     @_builtins.property
     @pulumi.getter(name="appToken")
@@ -176,6 +192,7 @@ class Provider(pulumi.ProviderResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  admin_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  app_token: pulumi.Input[Optional[_builtins.str]] = None,
                  app_token_hash_type: pulumi.Input[Optional[_builtins.str]] = None,
                  app_token_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -191,6 +208,7 @@ class Provider(pulumi.ProviderResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] admin_secret: The account's admin secret (pipelines should prefer an app token). Stack config `svc:adminSecret`, or the environment variable SVC_ADMIN_SECRET.
+        :param pulumi.Input[_builtins.bool] allow_insecure_http: Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
         :param pulumi.Input[_builtins.str] app_token: The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
         :param pulumi.Input[_builtins.str] app_token_hash_type: The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
         :param pulumi.Input[_builtins.str] app_token_id: The id of an app token to authenticate with, instead of the admin secret. Stack config `svc:appTokenId`, or the environment variable SVC_APP_TOKEN_ID.
@@ -225,6 +243,7 @@ class Provider(pulumi.ProviderResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  admin_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  app_token: pulumi.Input[Optional[_builtins.str]] = None,
                  app_token_hash_type: pulumi.Input[Optional[_builtins.str]] = None,
                  app_token_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -243,6 +262,7 @@ class Provider(pulumi.ProviderResource):
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
             __props__.__dict__["admin_secret"] = None if admin_secret is None else pulumi.Output.secret(admin_secret)
+            __props__.__dict__["allow_insecure_http"] = pulumi.Output.from_input(allow_insecure_http).apply(pulumi.runtime.to_json) if allow_insecure_http is not None else None
             __props__.__dict__["app_token"] = None if app_token is None else pulumi.Output.secret(app_token)
             __props__.__dict__["app_token_hash_type"] = app_token_hash_type
             __props__.__dict__["app_token_id"] = app_token_id

@@ -16,6 +16,11 @@ func GetAdminSecret(ctx *pulumi.Context) string {
 	return config.Get(ctx, "svc:adminSecret")
 }
 
+// Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
+func GetAllowInsecureHttp(ctx *pulumi.Context) bool {
+	return config.GetBool(ctx, "svc:allowInsecureHttp")
+}
+
 // The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
 func GetAppToken(ctx *pulumi.Context) string {
 	return config.Get(ctx, "svc:appToken")

@@ -19,6 +19,11 @@ adminSecret: Optional[str]
 The account's admin secret (pipelines should prefer an app token). Stack config `svc:adminSecret`, or the environment variable SVC_ADMIN_SECRET.
 """
 
+allowInsecureHttp: Optional[bool]
+"""
+Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
+"""
+
 appToken: Optional[str]
 """
 The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.

@@ -28,6 +28,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('adminSecret')
 
     @_builtins.property
+    def allow_insecure_http(self) -> Optional[bool]:
+        """
+        Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
+        """
+        return __config__.get_bool('allowInsecureHttp')
+
+    @_builtins.property
     def app_token(self) -> Optional[str]:
         """
         The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
