@@ -10,6 +10,7 @@ import { EmailDeliverer } from "./events/emailDeliverer";
 import { EmailNotifier } from "./events/emailNotifier";
 import { EventNotifier } from "./events/notifier";
 import { SmtpSink } from "./mail/smtpSink";
+import { MAX_BODY_BYTES } from "./middleware/bodyLimits";
 import { accessPolicy, type AccessPolicy } from "./middleware/controlAccess";
 import { FaultController, type FaultConfig } from "./middleware/faults";
 import { SessionManager } from "./sessions/sessionManager";
@@ -31,6 +32,8 @@ export interface EmulatorOptions {
   delivery?: Partial<DeliveryOptions>;
   /** Where the mail sink (SMTP) listens; default 127.0.0.1, port 0 (any free one). It starts with startEmulator, or on the first email. */
   smtp?: { host?: string; port?: number };
+  /** The largest api_v3 request body read (bytes); larger ones are refused with 413. Default MAX_BODY_BYTES.apiV3 (4 MiB). */
+  maxApiBodyBytes?: number;
   /** No log lines on stdout. */
   quiet?: boolean;
   /** Milliseconds clock; injectable for tests of expiry. */
@@ -59,6 +62,8 @@ export interface EmulatorContext {
   stats: RequestStats;
   /** Who may use the control API and which origins CORS admits (loopback: open and `*`). */
   access: AccessPolicy;
+  /** The api_v3 body cap in bytes (413 above it). */
+  maxApiBodyBytes: number;
   log(line: string): void;
   /** Adds another account (control API), for tests that need a second partner. */
   createPartner(adminSecret?: string): PartnerRow;
@@ -90,6 +95,7 @@ export function createEmulatorContext(opts: EmulatorOptions = {}): EmulatorConte
     faults,
     stats: new RequestStats(),
     access: accessPolicy({ host: opts.host, controlToken: opts.controlToken, corsOrigins: opts.corsOrigins }),
+    maxApiBodyBytes: apiBodyCapOf(opts.maxApiBodyBytes),
     log,
     createPartner(adminSecret = randomBytes(16).toString("hex")) {
       let id = randomInt(100_000, 1_000_000);
@@ -108,6 +114,12 @@ export function createEmulatorContext(opts: EmulatorOptions = {}): EmulatorConte
   deliverer.resumePending();
   emailDeliverer.resumePending();
   return ctx;
+}
+
+function apiBodyCapOf(value: number | undefined): number {
+  if (value === undefined) return MAX_BODY_BYTES.apiV3;
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`maxApiBodyBytes: expected a positive whole number of bytes, got ${value}`);
+  return value;
 }
 
 /** The seeded account: from options, else the one persisted in the state file, else a new one. */
