@@ -9,7 +9,7 @@ import { Deliverer } from "./events/deliverer";
 import { EmailDeliverer } from "./events/emailDeliverer";
 import { EmailNotifier } from "./events/emailNotifier";
 import { EventNotifier } from "./events/notifier";
-import { SmtpSink } from "./mail/smtpSink";
+import { SmtpSink, type SmtpSinkConfig } from "./mail/smtpSink";
 import { MAX_BODY_BYTES } from "./middleware/bodyLimits";
 import { accessPolicy, type AccessPolicy } from "./middleware/controlAccess";
 import { FaultController, type FaultConfig } from "./middleware/faults";
@@ -30,8 +30,11 @@ export interface EmulatorOptions {
   faults?: FaultConfig;
   /** Webhook and email delivery: attempts, backoff, per-attempt timeout. */
   delivery?: Partial<DeliveryOptions>;
-  /** Where the mail sink (SMTP) listens; default 127.0.0.1, port 0 (any free one). It starts with startEmulator, or on the first email. */
-  smtp?: { host?: string; port?: number };
+  /**
+   * The mail sink (SMTP): where it listens (default 127.0.0.1, whatever `host` says: it has no authentication; port 0,
+   * any free one) and the largest message it takes (default 5 MiB). It starts with startEmulator, or on the first email.
+   */
+  smtp?: SmtpSinkConfig;
   /** The largest api_v3 request body read (bytes); larger ones are refused with 413. Default MAX_BODY_BYTES.apiV3 (4 MiB). */
   maxApiBodyBytes?: number;
   /** No log lines on stdout. */
@@ -80,7 +83,7 @@ export function createEmulatorContext(opts: EmulatorOptions = {}): EmulatorConte
   const deliverer = new Deliverer(store, now, opts.delivery, log);
   const faults = new FaultController(opts.faults);
   const sink = new SmtpSink(faults, now);
-  sink.configure(opts.smtp?.host ?? "127.0.0.1", opts.smtp?.port ?? 0);
+  sink.configure(opts.smtp ?? {});
   const emailLog = new EmailDeliveryStore(store.db);
   const emailDeliverer = new EmailDeliverer(emailLog, sink, now, opts.delivery, log);
   const ctx: EmulatorContext = {
