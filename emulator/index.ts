@@ -2,6 +2,8 @@
  * startEmulator(opts): the platform on localhost (api_v3, control API, and the avatar APIs once mounted).
  * createEmulatorApp(ctx) gives the bare Hono app for `app.request` tests without a socket.
  */
+// First, before anything that loads hono, smtp-server, ...: says what to install when they are missing.
+import "./emulatorPackagesCheck";
 import { serve, type ServerType } from "@hono/node-server";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
