@@ -11,6 +11,7 @@
 import { Command, Option } from "commander";
 import { request } from "undici";
 import { EVENT_KEYS } from "./events/catalog";
+import { isLoopbackAddress } from "./middleware/controlAccess";
 
 const DEFAULT_PORT = 4010;
 const env = process.env;
@@ -183,7 +184,7 @@ program
           info.turnUrl
             ? `  avatar TURN   ${info.turnUrl}   (per-session credentials from init-client)`
             : "  avatar media  off: npm install werift node-turn (optional packages) for WHEP and TURN",
-          `  mail sink     ${info.smtpUrl}   (email templates deliver here; see GET /_emulator/mailbox)`,
+          `  mail sink     ${info.smtpUrl}   (email templates deliver here; see GET /_emulator/mailbox)${o.smtpHost && !isLoopbackAddress(o.smtpHost) ? "   (no authentication: open to other machines)" : ""}`,
           `  state         ${o.state ?? "in memory (lost on exit)"}`,
           "To point Pulumi stacks and the sdk at it (the provider reads these when svc:* config is not set):",
           `  export SVC_BASE_URL=${info.baseUrl} SVC_PARTNER_ID=${info.partnerId} SVC_ADMIN_SECRET=${info.adminSecret}`,
