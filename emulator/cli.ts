@@ -11,7 +11,7 @@
 import { Command, Option } from "commander";
 import { request } from "undici";
 import { EVENT_KEYS } from "./events/catalog";
-import { isLoopbackAddress } from "./middleware/controlAccess";
+import { isLoopbackAddress } from "./middleware/loopbackAddress";
 
 const DEFAULT_PORT = 4010;
 const env = process.env;

@@ -109,6 +109,7 @@ export class SmtpSink {
    * the chunks are let go and the answer is given at once (smtp-server drains the rest and replies 552).
    */
   receive(stream: SMTPServerDataStream, session: SMTPServerSession, callback: DataCallback): void {
+    const tooLarge = () => smtpError(552, `5.3.4 message larger than ${this.config.maxMessageBytes} bytes`);
     let chunks: Buffer[] = [];
     let refused = false;
     stream.on("data", (c: Buffer) => {
@@ -116,13 +117,13 @@ export class SmtpSink {
       if (stream.sizeExceeded === true) {
         refused = true;
         chunks = [];
-        return callback(smtpError(552, `5.3.4 message larger than ${this.config.maxMessageBytes} bytes`));
+        return callback(tooLarge());
       }
       chunks.push(c);
     });
     stream.on("end", () => {
       if (refused) return;
-      if (stream.sizeExceeded === true) return callback(smtpError(552, `5.3.4 message larger than ${this.config.maxMessageBytes} bytes`));
+      if (stream.sizeExceeded === true) return callback(tooLarge());
       this.answer(Buffer.concat(chunks), session, callback).catch((err: Error) => callback(smtpError(451, `4.3.0 ${err.message}`)));
     });
   }

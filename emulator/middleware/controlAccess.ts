@@ -13,6 +13,7 @@
 import { timingSafeEqual, createHash } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError } from "../errors";
+import { isLoopbackAddress } from "./loopbackAddress";
 
 export interface AccessOptions {
   /** The address the emulator listens on (default 127.0.0.1). */
@@ -32,14 +33,7 @@ export interface AccessPolicy {
   control: "open" | "token" | "off";
 }
 
-/** 127.0.0.0/8, ::1 (also as ::ffff:127.x), localhost. 0.0.0.0 and :: listen on every interface: not loopback. */
-export function isLoopbackAddress(host: string): boolean {
-  const h = host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[|\]$/g, "");
-  return h === "localhost" || h === "::1" || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(h);
-}
+export { isLoopbackAddress };
 
 export function accessPolicy(options: AccessOptions = {}): AccessPolicy {
   const loopback = isLoopbackAddress(options.host ?? "127.0.0.1");
