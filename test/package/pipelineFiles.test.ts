@@ -208,7 +208,7 @@ describe("examples/gitops GitHub workflows: supply chain and pull-request secret
       const environment = typeof job.environment === "string" ? job.environment : (job.environment?.name ?? "");
       const stacks = (job.strategy?.matrix?.stack ?? []) as string[];
       expect(stacks, name).toEqual(["dev", "staging"]);
-      for (const stack of stacks) expect(environment.replaceAll("${{ matrix.stack }}", stack), name).not.toMatch(/prod/);
+      for (const stack of stacks) expect(environment.replaceAll(`\${{ matrix.stack }}`, stack), name).not.toMatch(/prod/);
     }
   });
 });
