@@ -22,6 +22,7 @@ export default defineConfig({
       "test/browser/**/*.test.ts",
       "test/docs/**/*.test.ts",
       "test/fuzz/**/*.test.ts",
+      "test/support/**/*.test.ts",
     ],
     exclude: [
       // Read the built package (dist/) or start child processes.
