@@ -32,7 +32,7 @@ export function secretPaths(props: Props | undefined): PropertyPath[] {
   const paths: PropertyPath[] = [];
   const visit = (value: unknown, path: (string | number)[]): void => {
     if (isSecret(value)) paths.push(path);
-    else if (Array.isArray(value)) value.forEach((item, index) => visit(item, [...path, index]));
+    else if (Array.isArray(value)) for (const [index, item] of value.entries()) visit(item, [...path, index]);
     else if (value !== null && typeof value === "object") for (const [key, item] of Object.entries(value)) visit(item, [...path, key]);
   };
   for (const [key, value] of Object.entries(props ?? {})) visit(value, [key]);

@@ -229,7 +229,10 @@ export class SvcProviderServer {
   delete(call: Call<provproto.DeleteRequest>, callback: Callback<emptyproto.Empty>): void {
     respond(callback, async () => {
       const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
-      await resource.handlers.delete(requireId(resource, "Delete", call.request.getId()), unwrapSecrets(call.request.getProperties()?.toJavaScript() ?? {}) as Props);
+      await resource.handlers.delete(
+        requireId(resource, "Delete", call.request.getId()),
+        unwrapSecrets(call.request.getProperties()?.toJavaScript() ?? {}) as Props,
+      );
       return new emptyproto.Empty();
     });
   }
@@ -259,7 +262,8 @@ function notFound(definition: ResourceDefinition, id: string, props: Props): Err
 
 /** The id of a request that names one object; an empty one is refused, naming the method, before any call. */
 function requireId(resource: Resource, method: string, id: string): string {
-  if (id === "") throw new Error(`${method} of ${typeToken(resource.definition.type)}: id is required (${resource.definition.idDescription}); nothing was called`);
+  if (id === "")
+    throw new Error(`${method} of ${typeToken(resource.definition.type)}: id is required (${resource.definition.idDescription}); nothing was called`);
   return id;
 }
 

@@ -46,7 +46,11 @@ describe("wrapSecretPaths", () => {
   });
 
   it("wraps the nearest existing ancestor when the path is missing in what goes back", () => {
-    const paths = [["to", 3, "email"], ["keepers", "rotation"], ["contentParameters", 0, "value"]] as const;
+    const paths = [
+      ["to", 3, "email"],
+      ["keepers", "rotation"],
+      ["contentParameters", 0, "value"],
+    ] as const;
     const out = wrapSecretPaths({ to: [{ email: "a@example.com" }], keepers: "reshaped to text", contentParameters: [{ key: "k" }] }, paths);
     expect(out).toEqual({ to: secret([{ email: "a@example.com" }]), keepers: secret("reshaped to text"), contentParameters: [secret({ key: "k" })] });
   });

@@ -77,7 +77,11 @@ describe("plugin lifecycle on the wire", () => {
 
       it("Read by id alone (import) of a missing object names the account searched", async () => {
         const error = await errorOf(wire.call("read", readRequest(type, MISSING[type]!)));
-        expect(error.details.startsWith(`${type.replace("svc:index:", "")} "${MISSING[type]}" was not found in partner ${wire.emulator.partnerId} at ${wire.emulator.baseUrl} (or it is deleted); `)).toBe(true);
+        expect(
+          error.details.startsWith(
+            `${type.replace("svc:index:", "")} "${MISSING[type]}" was not found in partner ${wire.emulator.partnerId} at ${wire.emulator.baseUrl} (or it is deleted); `,
+          ),
+        ).toBe(true);
         expect(error.details).toMatch(/nothing was read$/);
       });
     });

@@ -123,7 +123,10 @@ describe("nested secrets on the wire", () => {
     const diff = await wire.call<provproto.DiffResponse>("diff", diffRequest(APP_TOKEN, created.getId(), updatedOuts, rotated, news));
     expect(diff.getReplacesList()).toEqual(["keepers"]);
     expect([...diff.getDetaileddiffMap().keys()]).toContain("keepers");
-    const same = await wire.call<provproto.DiffResponse>("diff", diffRequest(APP_TOKEN, created.getId(), updatedOuts, await check(APP_TOKEN, { ...tokenInputs(), description: "changed" })));
+    const same = await wire.call<provproto.DiffResponse>(
+      "diff",
+      diffRequest(APP_TOKEN, created.getId(), updatedOuts, await check(APP_TOKEN, { ...tokenInputs(), description: "changed" })),
+    );
     expect(same.getDiffsList()).toEqual([]);
   });
 

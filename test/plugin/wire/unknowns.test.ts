@@ -120,7 +120,10 @@ describe("unknown values on the wire (preview)", () => {
   });
 
   it("Configure takes unknown settings (a provider whose config is an output of another resource)", async () => {
-    const configured = await wire.call<provproto.ConfigureResponse>("configure", configureRequest({ baseUrl: UNKNOWN, partnerId: UNKNOWN, adminSecret: secret(UNKNOWN) }));
+    const configured = await wire.call<provproto.ConfigureResponse>(
+      "configure",
+      configureRequest({ baseUrl: UNKNOWN, partnerId: UNKNOWN, adminSecret: secret(UNKNOWN) }),
+    );
     expect(configured.getAcceptsecrets()).toBe(true);
     // Back to the emulator's account for the tests that follow.
     await wire.configure();

@@ -7,6 +7,7 @@
  *   const wire = await startWire();              // emulator + server + client, Configure'd for the emulator
  *   const res = await wire.call("check", checkRequest(APP_TOKEN, { description: "x" }));
  *   wire.apiCalls();                             // platform calls since start (or since wire.resetApiCalls())
+ *   await wire.restartPlugin();                  // a new plugin "process" on the same emulator (the next command)
  *   await wire.stop();
  */
 import * as grpc from "@grpc/grpc-js";
@@ -29,6 +30,8 @@ export type Props = Record<string, unknown>;
 export const APP_TOKEN = "svc:index:AppToken";
 export const HTTP_TEMPLATE = "svc:index:HttpNotificationTemplate";
 export const EMAIL_TEMPLATE = "svc:index:EmailNotificationTemplate";
+/** The version the plugin under test reports (GetPluginInfo). */
+export const WIRE_PLUGIN_VERSION = "0.0.0-wire";
 export const RESOURCE_TYPES = [APP_TOKEN, HTTP_TEMPLATE, EMAIL_TEMPLATE] as const;
 
 /** The unary methods of the service, by their grpc-js client names. */
@@ -69,6 +72,11 @@ export interface WireHarness {
   /** Calls the emulator answered, by `service.action`, since start or the last reset. */
   apiCalls(): Record<string, number>;
   resetApiCalls(): void;
+  /**
+   * A new plugin server (and client) on the same emulator, with the process-wide state of the old one forgotten
+   * (configuration, clients, a Cancel): what the engine's next command gets, a new plugin process.
+   */
+  restartPlugin(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -82,7 +90,46 @@ export interface WireOptions {
 
 export async function startWire(options: WireOptions = {}): Promise<WireHarness> {
   const emulator = await startEmulator({ quiet: true, ...options.emulator });
-  const server = new SvcProviderServer(options.definitions ?? DEFINITIONS, "0.0.0-wire");
+  let plugin = await startPlugin(options.definitions ?? DEFINITIONS);
+  const settings: Props = { baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, adminSecret: secret(emulator.adminSecret) };
+  const call = <T>(method: WireMethod, request: unknown) =>
+    new Promise<T>((resolve, reject) => {
+      const unary = (plugin.client as unknown as Record<string, (req: unknown, cb: (e: grpc.ServiceError | null, r: T) => void) => void>)[method];
+      if (!unary) throw new Error(`no client method ${method}`);
+      unary.call(plugin.client, request, (error, response) => (error ? reject(error) : resolve(response)));
+    });
+  const harness: WireHarness = {
+    emulator,
+    get server() {
+      return plugin.server;
+    },
+    get client() {
+      return plugin.client;
+    },
+    get address() {
+      return plugin.address;
+    },
+    settings,
+    call,
+    configure: (given = settings) => call<provproto.ConfigureResponse>("configure", configureRequest(given)),
+    apiCalls: () => emulator.ctx.stats.snapshot(),
+    resetApiCalls: () => emulator.ctx.stats.reset(),
+    async restartPlugin() {
+      await plugin.stop();
+      plugin = await startPlugin(options.definitions ?? DEFINITIONS);
+    },
+    async stop() {
+      await plugin.stop();
+      await emulator.close();
+    },
+  };
+  if (options.configure !== false) await harness.configure();
+  return harness;
+}
+
+/** The plugin's server and a client of it; stop() also forgets the process-wide state a plugin process holds. */
+async function startPlugin(definitions: readonly ResourceDefinition[]) {
+  const server = new SvcProviderServer(definitions, WIRE_PLUGIN_VERSION);
   const grpcServer = new grpc.Server();
   grpcServer.addService(provrpc.ResourceProviderService, server.service());
   const port = await new Promise<number>((resolve, reject) =>
@@ -90,32 +137,16 @@ export async function startWire(options: WireOptions = {}): Promise<WireHarness>
   );
   const address = `127.0.0.1:${port}`;
   const client = new provrpc.ResourceProviderClient(address, grpc.credentials.createInsecure());
-  const settings: Props = { baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, adminSecret: secret(emulator.adminSecret) };
-  const call = <T>(method: WireMethod, request: unknown) =>
-    new Promise<T>((resolve, reject) => {
-      const unary = (client as unknown as Record<string, (req: unknown, cb: (e: grpc.ServiceError | null, r: T) => void) => void>)[method];
-      if (!unary) throw new Error(`no client method ${method}`);
-      unary.call(client, request, (error, response) => (error ? reject(error) : resolve(response)));
-    });
-  const harness: WireHarness = {
-    emulator,
+  return {
     server,
     client,
     address,
-    settings,
-    call,
-    configure: (given = settings) => call<provproto.ConfigureResponse>("configure", configureRequest(given)),
-    apiCalls: () => emulator.ctx.stats.snapshot(),
-    resetApiCalls: () => emulator.ctx.stats.reset(),
     async stop() {
       client.close();
       await new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve()));
       await resetForTests();
-      await emulator.close();
     },
   };
-  if (options.configure !== false) await harness.configure();
-  return harness;
 }
 
 /** A unary call to a method path the service may not have (e.g. one a newer engine knows): the raw grpc-js error. */
