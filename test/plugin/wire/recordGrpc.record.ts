@@ -16,7 +16,7 @@ import { promisify } from "node:util";
 import { expect, it } from "vitest";
 import { startEmulator } from "../../../emulator";
 import { pluginDir } from "../../support/platformStack";
-import { engineBinDir, newTestStack } from "../../support/pulumi";
+import { engineBinDir, newTestStack, repoRoot } from "../../support/pulumi";
 import { providerCalls, RECORDING_PARTNER_ID, type RecordedCommand, type Recording, scrub } from "./grpcRecording";
 
 const FIXTURE = join(__dirname, "fixtures", "engine-grpc.json");
@@ -65,6 +65,8 @@ it("records the engine's gRPC traffic with the plugin", async () => {
     expect(text).not.toContain(String(emulator.port));
     expect(commands.map((c) => c.calls.length).every((n) => n > 0)).toBe(true);
     writeFileSync(FIXTURE, text);
+    // In the repo's format, so that `biome check` passes and a re-recording diffs cleanly.
+    await promisify(execFile)(join(repoRoot, "node_modules", ".bin", "biome"), ["format", "--write", FIXTURE], { cwd: repoRoot });
   } finally {
     await t.cleanup();
     await emulator.close();

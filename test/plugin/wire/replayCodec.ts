@@ -131,7 +131,7 @@ export function errorText(error: grpc.ServiceError): string {
   return `rpc error: code = ${name} desc = ${error.details}`;
 }
 
-function enumName(table: Record<string, number>, value: number): string | undefined {
+function enumName(table: object, value: number): string | undefined {
   return Object.entries(table).find(([, v]) => v === value)?.[0];
 }
 
