@@ -41,7 +41,11 @@ describe("unknown values on the wire (preview)", () => {
     wire.resetApiCalls();
   });
   // No method below may reach the platform.
-  afterEach(() => expect(wire.apiCalls()).toEqual({}));
+  afterEach(() => {
+    const calls = wire.apiCalls();
+    wire.resetApiCalls();
+    expect(calls).toEqual({});
+  });
   afterAll(() => wire?.stop());
 
   for (const definition of DEFINITIONS) {
