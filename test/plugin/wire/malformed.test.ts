@@ -13,6 +13,7 @@ import {
   checkRequest,
   configureRequest,
   createRequest,
+  diffConfigRequest,
   deleteRequest,
   diffRequest,
   EMAIL_TEMPLATE,
@@ -196,6 +197,13 @@ describe("malformed provider settings on the wire", () => {
       expect(error.details).not.toContain(wire.emulator.adminSecret);
     });
   }
+
+  it("DiffConfig takes mistyped and unknown settings without crashing, and names what changed", async () => {
+    const olds = account();
+    const diff = await wire.call<provproto.DiffResponse>("diffConfig", diffConfigRequest(olds, { ...olds, partnerId: { nested: [1] }, colour: "blue" }));
+    expect(diff.getDiffsList()).toEqual(["partnerId"]);
+    expect(diff.getReplacesList()).toEqual(["partnerId"]);
+  });
 
   it("CheckConfig and Configure accept the account's settings, and a partner id as text (older engines)", async () => {
     expect(await checkConfig(account())).toEqual([]);
