@@ -7,8 +7,11 @@
  * base URL and admin secret (`{{baseUrl}}`, `{{adminSecret}}`: the replay binds them to its own emulator's), the
  * plugin's version and folder, the ids of the objects created (`{{id:1}}`...) and the app token values
  * (`{{token:1}}`...); the loopback addresses of the engine's side channels become 127.0.0.1:0. The replay binds an unbound placeholder to the value it first meets at that place, and holds
- * every later occurrence to it. Timestamps stay as recorded (the replay compares them as "a number"). The other
- * values are the program's, all obviously fake test values.
+ * every later occurrence to it. Timestamps (createdAt, updatedAt) are recorded as RECORDED_TIME (the replay takes
+ * any number there), and the fields that differ in every run and that the plugin does not use (Check's random seed,
+ * the engine's status channel) are dropped. The program's resources depend on each other in a chain and the engine
+ * runs one at a time (`--parallel 1`), so the calls come in the same order in every recording; the default
+ * provider's id (a new uuid per stack) is recorded as a fixed one. The other values are the program's, all obviously fake test values.
  */
 export interface RecordedCall {
   /** The method's name, e.g. "Create" (of /pulumirpc.ResourceProvider/Create). */
@@ -38,8 +41,17 @@ export interface Recording {
 /** The partner id of the recording's emulator and of the replay's. */
 export const RECORDING_PARTNER_ID = 424242;
 
-/** Fields of a request that only locate the engine's side channels of that run; dropped from the recording. */
-const RUN_ADDRESSES = ["resourceStatusAddress", "resourceStatusToken"];
+/**
+ * Fields of a request that differ in every run and that the plugin does not use: the engine's side channels and
+ * Check's random seed. Dropped from the recording, so that a re-recording diffs only where the plugin changed.
+ */
+const RUN_SPECIFIC = ["resourceStatusAddress", "resourceStatusToken", "randomSeed"];
+/** The platform's clock in a recording: every createdAt and updatedAt (the replay takes any number there). */
+export const RECORDED_TIME = 1_700_000_000;
+/** The default provider's id in a recording (the engine's is a new uuid per stack). */
+const RECORDED_PROVIDER_ID = "00000000-0000-4000-8000-000000000000";
+/** The engine's unknown value (Configure's id in a preview). */
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** What the scrubber needs to know of the run. */
 export interface RunFacts {
@@ -63,7 +75,7 @@ export function providerCalls(logText: string): RecordedCall[] {
     if (!entry.method.startsWith("/pulumirpc.ResourceProvider/") || entry.metadata?.name !== "svc") continue;
     // Each call is logged when it starts and when it ends: the end carries the answer.
     if (entry.response === undefined && entry.errors === undefined) continue;
-    const request = Object.fromEntries(Object.entries(entry.request ?? {}).filter(([key]) => !RUN_ADDRESSES.includes(key)));
+    const request = Object.fromEntries(Object.entries(entry.request ?? {}).filter(([key]) => !RUN_SPECIFIC.includes(key)));
     const call: RecordedCall = { method: entry.method.slice("/pulumirpc.ResourceProvider/".length), request };
     if (entry.errors) call.error = entry.errors.join("; ");
     else call.response = entry.response;
@@ -84,7 +96,10 @@ export function scrub(commands: RecordedCommand[], facts: RunFacts): RecordedCom
     }
   }
   const exact = new Map([...ids, ...tokens]);
-  let text = JSON.stringify(commands, (_key, value: unknown) => (typeof value === "string" && exact.has(value) ? exact.get(value) : value));
+  let text = JSON.stringify(commands, (key, value: unknown) => {
+    if (typeof value === "string" && exact.has(value)) return exact.get(value);
+    return (key === "createdAt" || key === "updatedAt") && typeof value === "number" ? RECORDED_TIME : value;
+  });
   for (const [value, placeholder] of [
     [facts.adminSecret, "{{adminSecret}}"],
     [facts.baseUrl, "{{baseUrl}}"],
@@ -96,7 +111,11 @@ export function scrub(commands: RecordedCommand[], facts: RunFacts): RecordedCom
   text = text.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:0");
   const scrubbed = JSON.parse(text) as RecordedCommand[];
   for (const { calls } of scrubbed) {
-    for (const call of calls) if (call.method === "GetPluginInfo" && call.response) call.response = { ...call.response, version: "{{pluginVersion}}" };
+    for (const call of calls) {
+      if (call.method === "GetPluginInfo" && call.response) call.response = { ...call.response, version: "{{pluginVersion}}" };
+      // The provider's own id in the stack (a new one per stack; the plugin does not use it).
+      if (call.method === "Configure" && call.request.id !== UNKNOWN) call.request = { ...call.request, id: RECORDED_PROVIDER_ID };
+    }
   }
   return scrubbed;
 }

@@ -169,6 +169,12 @@ describe("malformed provider settings on the wire", () => {
       /baseUrl: expected text, got an object/,
     ],
     [
+      "a mistyped switch",
+      () => ({ ...account(), allowInsecureHttp: [true] }),
+      (f) => expect(f).toEqual([{ property: "allowInsecureHttp", reason: "allowInsecureHttp: expected true or false, got a list" }]),
+      /allowInsecureHttp: expected true or false/,
+    ],
+    [
       "a mistyped secret, named only in the reason",
       () => ({ ...account(), adminSecret: secret(12345) }),
       (f) => expect(f).toEqual([{ property: "", reason: "adminSecret: expected text, got a number" }]),
@@ -183,7 +189,10 @@ describe("malformed provider settings on the wire", () => {
     [
       "missing credentials",
       () => ({ baseUrl: wire.emulator.baseUrl, partnerId: wire.emulator.partnerId }),
-      (f) => expect(f).toEqual([expect.objectContaining({ reason: expect.stringMatching(/^No credentials: set `svc:appTokenId`/) })]),
+      (f) =>
+        expect(f).toEqual([
+          expect.objectContaining({ reason: expect.stringMatching(/^No credentials for the account `svc:baseUrl` and `svc:partnerId` names/) }),
+        ]),
       /No credentials/,
     ],
   ];
@@ -207,7 +216,8 @@ describe("malformed provider settings on the wire", () => {
 
   it("CheckConfig and Configure accept the account's settings, and a partner id as text (older engines)", async () => {
     expect(await checkConfig(account())).toEqual([]);
-    expect(await checkConfig({ ...account(), partnerId: String(wire.emulator.partnerId), version: "0.1.0" })).toEqual([]);
+    expect(await checkConfig({ ...account(), partnerId: String(wire.emulator.partnerId), allowInsecureHttp: "false", version: "0.1.0" })).toEqual([]);
+    expect(await checkConfig({ ...account(), allowInsecureHttp: true })).toEqual([]);
     const configured = await wire.call<provproto.ConfigureResponse>("configure", configureRequest(account()));
     expect(configured.getAcceptsecrets()).toBe(true);
     expect(wire.apiCalls()).toEqual({});

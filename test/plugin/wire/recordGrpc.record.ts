@@ -38,7 +38,8 @@ it("records the engine's gRPC traffic with the plugin", async () => {
     const commands: RecordedCommand[] = [];
     const record = async (args: string[]) => {
       const log = join(logs, `${commands.length + 1}.json`);
-      const argv = [...args, ...(args[0] === "preview" ? [] : ["--yes", "--skip-preview"]), "--non-interactive", "--stack", "test"];
+      // One resource at a time: the calls come in the same order in every recording.
+      const argv = [...args, ...(args[0] === "preview" ? [] : ["--yes", "--skip-preview"]), "--parallel", "1", "--non-interactive", "--stack", "test"];
       await promisify(execFile)(pulumi, argv, { cwd: t.workDir, env: { ...process.env, ...t.env, PULUMI_DEBUG_GRPC: log } });
       commands.push({ command: `pulumi ${argv.join(" ")}`, calls: providerCalls(readFileSync(log, "utf8")) });
     };
