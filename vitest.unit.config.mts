@@ -23,6 +23,9 @@ export default defineConfig({
       "test/docs/**/*.test.ts",
       "test/fuzz/**/*.test.ts",
       "test/support/**/*.test.ts",
+      // The native plugin in this process: its property rules, and its gRPC service on loopback (test/plugin/wire).
+      "test/plugin/properties.test.ts",
+      "test/plugin/wire/**/*.test.ts",
     ],
     exclude: [
       // Read the built package (dist/) or start child processes.
