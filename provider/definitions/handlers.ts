@@ -7,7 +7,11 @@
 import { accountChange, type StackAccountMove } from "../core/account";
 import { type CheckResult, checkConnection, checkFields } from "../core/check";
 import { type DiffOutcome, diffFields, inputsFromOutputs, keptState } from "../core/diff";
+import { graceSignal, isTerminating, withOperationSignal } from "../core/clients";
+import { PartialCreateError, ProviderError } from "../core/errors";
 import { noteManaged } from "../core/recovery";
+import { recordEvent } from "../core/telemetry";
+import { trackCreate } from "../core/termination";
 import { fieldsOf, type ResourceDefinition } from "./define";
 
 type Props = Record<string, unknown>;
@@ -48,7 +52,7 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
     },
 
     create(inputs) {
-      return definition.create(inputs);
+      return trackCreate(createRecordable(definition, inputs));
     },
 
     async read(id, state) {
@@ -72,4 +76,30 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
       await definition.delete(id, state);
     },
   };
+}
+
+/**
+ * A create whose answer the engine can still record returns (or reports a partial create). Once the engine is
+ * stopping this process (see core/termination.ts) no answer is recorded any more: what the create made is deleted,
+ * within the grace, so the platform keeps nothing the stack does not know.
+ */
+async function createRecordable(definition: ResourceDefinition, inputs: Props): Promise<{ id: string; outs: Props }> {
+  let made: { id: string; outs: Props };
+  try {
+    made = await definition.create(inputs);
+  } catch (error) {
+    if (!(error instanceof PartialCreateError) || !isTerminating()) throw error;
+    made = { id: error.id, outs: error.properties };
+  }
+  if (!isTerminating()) return made;
+  const cause = "the engine stopped this process before the answer";
+  try {
+    await withOperationSignal(graceSignal(), () => definition.delete(made.id, made.outs));
+  } catch (deleteError) {
+    recordEvent({ type: "interrupted", resource: definition.type, outcome: "unknown", id: made.id, cause });
+    const why = deleteError instanceof Error ? deleteError.message : String(deleteError);
+    throw new ProviderError(`${definition.type} ${made.id} was created while the engine was stopping, which cannot record it, and deleting it failed (${why}); delete it by hand`);
+  }
+  recordEvent({ type: "interrupted", resource: definition.type, outcome: "deleted", id: made.id, cause });
+  throw new ProviderError(`${definition.type} ${made.id} was created while the engine was stopping, which cannot record it; it was deleted, so nothing is left behind`);
 }

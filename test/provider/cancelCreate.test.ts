@@ -1,0 +1,211 @@
+/**
+ * Creates interrupted by the plugin's Cancel, by the operation's deadline, or by the engine stopping the process,
+ * through the provider runtime against the emulator in this process (no engine). An object the platform committed
+ * before the interruption is reported as a partial create with its id (Cancel, deadline: the engine still records
+ * answers) or deleted (the engine stopping: it records nothing any more); an interruption before the platform acted
+ * is a plain error and leaves nothing. The emulator's `slow` fault commits, then holds the answer; `throttle` refuses.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { cancelOperations, configure, resetForTests, setOperationDeadlineForTests } from "../../provider/core/clients";
+import { PartialCreateError } from "../../provider/core/errors";
+import { settleBeforeExit } from "../../provider/core/termination";
+import type { ResourceHandlers } from "../../provider/definitions/handlers";
+import * as runtime from "../../provider/runtime";
+import { SvcClient } from "../../sdk";
+
+const SIGN_SECRET = "cancel-sign-secret-0123456789";
+const handlers = runtime as unknown as Record<string, ResourceHandlers>;
+
+interface Kind {
+  name: string;
+  provider: ResourceHandlers;
+  /** The create call's path on the wire, for faults. */
+  createPath: string;
+  inputs(marker: string): Record<string, unknown>;
+}
+
+const KINDS: Kind[] = [
+  {
+    name: "app token",
+    provider: handlers.appToken!,
+    createPath: "/appToken/action/add",
+    inputs: (marker) => ({ description: marker, keepers: { rotation: "1" } }),
+  },
+  {
+    name: "HTTP template",
+    provider: handlers.httpNotificationTemplate!,
+    createPath: "/action/clone",
+    inputs: (marker) => ({ event: "entry.ready", name: `hook ${marker}`, systemName: marker, url: "https://hooks.example/in", signSecret: SIGN_SECRET }),
+  },
+  {
+    name: "email template",
+    provider: handlers.emailNotificationTemplate!,
+    createPath: "/action/clone",
+    inputs: (marker) => ({
+      event: "entry.ready",
+      name: `mail ${marker}`,
+      systemName: marker,
+      subject: "Ready: {entry_name}",
+      body: "Entry {entry_name} is ready.",
+      fromEmail: "video@example.com",
+      to: [{ email: "editors@example.com" }],
+    }),
+  },
+];
+
+describe("creates interrupted by Cancel, the deadline or the engine stopping", () => {
+  let emulator: RunningEmulator;
+  let admin: SvcClient;
+  let dir: string;
+  let eventsFile: string;
+  let serial = 0;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ quiet: true });
+    admin = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
+    dir = mkdtempSync(join(tmpdir(), "svc-cancel-"));
+    eventsFile = join(dir, "events.jsonl");
+    process.env.SVC_PROVIDER_EVENTS_FILE = eventsFile;
+  });
+  // Cancel and termination are process-wide: each test starts from a fresh runtime.
+  afterEach(async () => {
+    emulator.ctx.faults.set({});
+    await resetForTests();
+  });
+  afterAll(async () => {
+    delete process.env.SVC_PROVIDER_EVENTS_FILE;
+    await resetForTests();
+    await admin.close();
+    await emulator.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const start = () => {
+    const values: Record<string, string> = {
+      "svc:baseUrl": emulator.baseUrl,
+      "svc:partnerId": String(emulator.partnerId),
+      "svc:adminSecret": emulator.adminSecret,
+    };
+    configure({ get: (key) => values[key] });
+    return `cancel_${++serial}`;
+  };
+  const checked = async (kind: Kind, marker: string) => {
+    const { inputs, failures } = await kind.provider.check({}, kind.inputs(marker));
+    expect(failures).toEqual([]);
+    return inputs;
+  };
+  /** The live (not deleted) objects of the account carrying the marker, as the platform has them. */
+  const live = async (kind: Kind, marker: string): Promise<{ id: string; token?: string; status: number }[]> => {
+    if (kind.name === "app token") return (await admin.appTokens.iterate({ statusEqual: 2 }).toArray()).filter((t) => t.description === marker);
+    const all = kind.name === "HTTP template" ? await admin.templates.iterate({ systemNameEqual: marker }).toArray() : await admin.emailTemplates.iterate({ systemNameEqual: marker }).toArray();
+    return all.filter((t) => t.status !== 3);
+  };
+  const events = () =>
+    readFileSync(eventsFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const committed = (kind: Kind, marker: string) =>
+    vi.waitFor(async () => expect(await live(kind, marker)).toHaveLength(1), { timeout: 10_000, interval: 20 });
+
+  describe.each(KINDS)("$name", (kind) => {
+    it.each(["Cancel", "the deadline"] as const)("interrupted by %s after the platform committed: a partial create with the id, and the object stays", async (trigger) => {
+      const marker = start();
+      const inputs = await checked(kind, marker);
+      if (trigger === "the deadline") setOperationDeadlineForTests(1_500);
+      // The platform commits the create, then holds its answer past the interruption.
+      emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: kind.createPath });
+      const creating = kind.provider.create(inputs).catch((error: unknown) => error);
+      await committed(kind, marker);
+      if (trigger === "Cancel") cancelOperations();
+      const error = await creating;
+
+      expect(error).toBeInstanceOf(PartialCreateError);
+      const partial = error as PartialCreateError;
+      const [onServer] = await live(kind, marker);
+      expect(partial.id).toBe(onServer?.id);
+      expect(partial.message).toMatch(/interrupted/);
+      if (kind.name === "app token") {
+        // What is known includes the token's value, so the state holds a usable token (the caller wraps it as a secret).
+        expect(partial.properties).toMatchObject({ tokenId: onServer?.id, token: onServer?.token, description: marker });
+        expect(partial.message).not.toContain(onServer?.token as string);
+      } else {
+        expect(partial.properties).toMatchObject({ templateId: onServer?.id, systemName: marker, active: false });
+        expect(partial.message).not.toContain(SIGN_SECRET);
+      }
+      expect(partial.message).not.toContain(emulator.adminSecret);
+      expect(events()).toContainEqual(expect.objectContaining({ type: "interrupted", outcome: "recorded", id: onServer?.id }));
+    });
+
+    it.each(["Cancel", "the deadline"] as const)("interrupted by %s while the platform keeps failing before it acts: a plain error, nothing left", async (trigger) => {
+      const marker = start();
+      const inputs = await checked(kind, marker);
+      if (trigger === "the deadline") setOperationDeadlineForTests(1_500);
+      // 503 before acting, every time: the create's recovery finds nothing and creates again, until interrupted.
+      emulator.ctx.faults.set({ next: Array(200).fill("error"), pathIncludes: kind.createPath });
+      const creating = kind.provider.create(inputs).catch((error: unknown) => error);
+      if (trigger === "Cancel") {
+        await vi.waitFor(() => expect(emulator.ctx.faults.get().injected.error).toBeGreaterThanOrEqual(2), { timeout: 10_000, interval: 20 });
+        cancelOperations();
+      }
+      const error = await creating;
+
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(PartialCreateError);
+      expect(await live(kind, marker)).toEqual([]);
+      expect(events()).toContainEqual(expect.objectContaining({ type: "interrupted", resource: expect.stringContaining(kind.name.split(" ").pop()!), outcome: "nothingMade" }));
+    });
+
+    it("cancelled before anything was sent: a plain error, nothing left", async () => {
+      const marker = start();
+      const inputs = await checked(kind, marker);
+      cancelOperations();
+      const error = await kind.provider.create(inputs).catch((e: unknown) => e);
+      expect((error as Error).message).toMatch(/cancelled/);
+      expect(await live(kind, marker)).toEqual([]);
+    });
+
+    it("the engine stops the process after the platform committed: the object is deleted before the exit, nothing left", async () => {
+      const marker = start();
+      const inputs = await checked(kind, marker);
+      emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: kind.createPath });
+      const creating = kind.provider.create(inputs).catch((error: unknown) => error);
+      const [made] = await (async () => {
+        await committed(kind, marker);
+        return live(kind, marker);
+      })();
+      // What the process's SIGINT handler runs: it resolves once the creates in flight have settled.
+      await settleBeforeExit();
+      const error = (await creating) as Error;
+      expect(error).not.toBeInstanceOf(PartialCreateError);
+      expect(error.message).toMatch(/was deleted, so nothing is left behind/);
+      expect(await live(kind, marker)).toEqual([]);
+      expect(events()).toContainEqual(expect.objectContaining({ type: "interrupted", outcome: "deleted", id: made?.id }));
+    });
+  });
+
+  it("an HTTP template whose activation is interrupted after the clone: a partial create of the clone, finished by the next update", async () => {
+    const kind = KINDS[1]!;
+    const marker = start();
+    const inputs = await checked(kind, marker);
+    emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: "/action/updateStatus" });
+    const creating = kind.provider.create(inputs).catch((error: unknown) => error);
+    await vi.waitFor(() => expect(emulator.ctx.faults.get().injected.slow).toBe(1), { timeout: 10_000, interval: 20 });
+    cancelOperations();
+    const partial = (await creating) as PartialCreateError;
+    expect(partial).toBeInstanceOf(PartialCreateError);
+    const [onServer] = await live(kind, marker);
+    expect(partial.id).toBe(onServer?.id);
+
+    // The next run (a new process): the engine has the partial state and updates it to the declared one.
+    await resetForTests();
+    start();
+    const { outs } = await kind.provider.update(partial.id, partial.properties, inputs);
+    expect(outs).toMatchObject({ templateId: partial.id, active: true });
+    expect(await live(kind, marker)).toEqual([expect.objectContaining({ id: partial.id, status: 2 })]);
+  });
+});
