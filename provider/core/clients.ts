@@ -164,6 +164,11 @@ export function isTerminating(): boolean {
   return terminating;
 }
 
+/** Whether Cancel (or the engine stopping the process) has come: the run is ending, answers may be lost. */
+export function isCancelled(): boolean {
+  return cancelled.signal.aborted;
+}
+
 /** For tests: a shorter operation deadline for the operations that start from now on (undefined: the default). */
 export function setOperationDeadlineForTests(ms: number | undefined): void {
   deadlineMs = ms ?? OPERATION_DEADLINE_MS;

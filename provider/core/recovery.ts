@@ -125,9 +125,10 @@ async function createInRounds<T>(plan: RecoverableCreate<T>, sinceServerSec: () 
 /**
  * The end of a create interrupted after its request was sent: one look-up, within INTERRUPTED_CREATE_GRACE_MS and not
  * cut by the interruption, decides. None found: the platform did not act, the interruption is the answer and nothing
- * is left. One found: it is reported to the engine as a partial create (the engine records the id and what is
- * known), or, when it is of no use to the program (a token whose value cannot be read), deleted. A look-up that fails
- * says so: the platform may hold an object the stack does not record.
+ * is left. One found: it becomes a partial create (the id and what is known), which the engine records after a
+ * deadline and the handlers turn into a delete after Cancel (definitions/handlers.ts); when it is of no use to the
+ * program (a token whose value cannot be read) it is deleted here. A look-up that fails says so: the platform may hold
+ * an object the stack does not record.
  */
 async function settleInterrupted<T>(plan: RecoverableCreate<T>, interruption: unknown, since: number): Promise<never> {
   const cause = describe(interruption);
@@ -156,7 +157,8 @@ async function settleInterrupted<T>(plan: RecoverableCreate<T>, interruption: un
     recordEvent({ type: "interrupted", resource: plan.what, outcome: "deleted", id, cause });
     throw new ProviderError(`${plan.what} create was interrupted (${cause}); the ${plan.what} it made (${id}) could not be used and was deleted, so nothing is left behind`);
   }
-  recordEvent({ type: "interrupted", resource: plan.what, outcome: "recorded", id, cause });
+  recordEvent({ type: "interrupted", resource: plan.what, outcome: "found", id, cause });
+  // A partial create: recorded by the engine as it is (after a deadline), or deleted by the caller (after Cancel).
   throw new PartialCreateError(
     `${plan.what} ${id} was created, but the operation was interrupted (${cause}) before it finished; it is recorded in the stack as it is, and the next pulumi up completes it`,
     id,

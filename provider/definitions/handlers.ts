@@ -7,7 +7,7 @@
 import { accountChange, type StackAccountMove } from "../core/account";
 import { type CheckResult, checkConnection, checkFields } from "../core/check";
 import { type DiffOutcome, diffFields, inputsFromOutputs, keptState } from "../core/diff";
-import { graceSignal, isTerminating, withOperationSignal } from "../core/clients";
+import { graceSignal, isCancelled, isTerminating, withOperationSignal } from "../core/clients";
 import { PartialCreateError, ProviderError } from "../core/errors";
 import { noteManaged } from "../core/recovery";
 import { recordEvent } from "../core/telemetry";
@@ -79,27 +79,38 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
 }
 
 /**
- * A create whose answer the engine can still record returns (or reports a partial create). Once the engine is
- * stopping this process (see core/termination.ts) no answer is recorded any more: what the create made is deleted,
- * within the grace, so the platform keeps nothing the stack does not know.
+ * What a create answers once the run is ending. After a deadline the engine keeps running and records what it is
+ * told, partial creates included. After Cancel (the first Ctrl-C) the engine waits for the answer, but a second
+ * Ctrl-C (termination) can come at any moment and drop answers it has not written yet; once it stops this process
+ * (core/termination.ts) it takes no answer at all. So after Cancel what the create made is deleted (within the
+ * grace) and the answer records nothing: an answer that is safe to lose. Only when that delete fails is the object
+ * reported as a partial create, for the engine to record if it still can.
  */
 async function createRecordable(definition: ResourceDefinition, inputs: Props): Promise<{ id: string; outs: Props }> {
   let made: { id: string; outs: Props };
   try {
     made = await definition.create(inputs);
   } catch (error) {
-    if (!(error instanceof PartialCreateError) || !isTerminating()) throw error;
+    if (!(error instanceof PartialCreateError) || !isCancelled()) throw error;
     made = { id: error.id, outs: error.properties };
   }
-  if (!isTerminating()) return made;
-  const cause = "the engine stopped this process before the answer";
+  if (!isCancelled()) return made;
+  const cause = isTerminating() ? "the engine stopped this process" : "the run was cancelled";
   try {
     await withOperationSignal(graceSignal(), () => definition.delete(made.id, made.outs));
   } catch (deleteError) {
-    recordEvent({ type: "interrupted", resource: definition.type, outcome: "unknown", id: made.id, cause });
     const why = deleteError instanceof Error ? deleteError.message : String(deleteError);
-    throw new ProviderError(`${definition.type} ${made.id} was created while the engine was stopping, which cannot record it, and deleting it failed (${why}); delete it by hand`);
+    if (isTerminating()) {
+      recordEvent({ type: "interrupted", resource: definition.type, outcome: "unknown", id: made.id, cause });
+      throw new ProviderError(`${definition.type} ${made.id} was created as ${cause}, which cannot record it, and deleting it failed (${why}); delete it by hand`);
+    }
+    recordEvent({ type: "interrupted", resource: definition.type, outcome: "reported", id: made.id, cause });
+    throw new PartialCreateError(
+      `${definition.type} ${made.id} was created but ${cause} before it finished, and deleting it failed (${why}); it is recorded in the stack as it is, and the next pulumi up completes it`,
+      made.id,
+      made.outs,
+    );
   }
   recordEvent({ type: "interrupted", resource: definition.type, outcome: "deleted", id: made.id, cause });
-  throw new ProviderError(`${definition.type} ${made.id} was created while the engine was stopping, which cannot record it; it was deleted, so nothing is left behind`);
+  throw new ProviderError(`${definition.type} ${made.id} was created but ${cause} before it finished; it was deleted, so nothing is left behind`);
 }

@@ -113,32 +113,62 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
     vi.waitFor(async () => expect(await live(kind, marker)).toHaveLength(1), { timeout: 10_000, interval: 20 });
 
   describe.each(KINDS)("$name", (kind) => {
-    it.each(["Cancel", "the deadline"] as const)("interrupted by %s after the platform committed: a partial create with the id, and the object stays", async (trigger) => {
-      const marker = start();
+    /** Starts a create whose platform call commits, then holds its answer; resolves once the object exists. */
+    const committedCreate = async (marker: string) => {
       const inputs = await checked(kind, marker);
-      if (trigger === "the deadline") setOperationDeadlineForTests(1_500);
-      // The platform commits the create, then holds its answer past the interruption.
       emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: kind.createPath });
       const creating = kind.provider.create(inputs).catch((error: unknown) => error);
       await committed(kind, marker);
-      if (trigger === "Cancel") cancelOperations();
-      const error = await creating;
+      const [made] = await live(kind, marker);
+      return { creating, made: made! };
+    };
 
-      expect(error).toBeInstanceOf(PartialCreateError);
-      const partial = error as PartialCreateError;
-      const [onServer] = await live(kind, marker);
-      expect(partial.id).toBe(onServer?.id);
+    it("the deadline passes after the platform committed: a partial create with the id and what is known; the object stays", async () => {
+      const marker = start();
+      setOperationDeadlineForTests(1_500);
+      const { creating, made } = await committedCreate(marker);
+      const partial = (await creating) as PartialCreateError;
+
+      expect(partial).toBeInstanceOf(PartialCreateError);
+      expect(partial.id).toBe(made.id);
       expect(partial.message).toMatch(/interrupted/);
       if (kind.name === "app token") {
         // What is known includes the token's value, so the state holds a usable token (the caller wraps it as a secret).
-        expect(partial.properties).toMatchObject({ tokenId: onServer?.id, token: onServer?.token, description: marker });
-        expect(partial.message).not.toContain(onServer?.token as string);
+        expect(partial.properties).toMatchObject({ tokenId: made.id, token: made.token, description: marker });
+        expect(partial.message).not.toContain(made.token as string);
       } else {
-        expect(partial.properties).toMatchObject({ templateId: onServer?.id, systemName: marker, active: false });
+        expect(partial.properties).toMatchObject({ templateId: made.id, systemName: marker, active: false });
         expect(partial.message).not.toContain(SIGN_SECRET);
       }
       expect(partial.message).not.toContain(emulator.adminSecret);
-      expect(events()).toContainEqual(expect.objectContaining({ type: "interrupted", outcome: "recorded", id: onServer?.id }));
+      expect(await live(kind, marker)).toEqual([expect.objectContaining({ id: made.id })]);
+      expect(events()).toContainEqual(expect.objectContaining({ type: "interrupted", outcome: "found", id: made.id }));
+    });
+
+    it("Cancel after the platform committed: the object is deleted and the answer records nothing (safe to lose)", async () => {
+      const marker = start();
+      const { creating, made } = await committedCreate(marker);
+      cancelOperations();
+      const error = (await creating) as Error;
+
+      expect(error).not.toBeInstanceOf(PartialCreateError);
+      expect(error.message).toMatch(/cancelled before it finished; it was deleted, so nothing is left behind/);
+      expect(await live(kind, marker)).toEqual([]);
+      expect(events()).toContainEqual(expect.objectContaining({ type: "interrupted", outcome: "deleted", id: made.id }));
+    });
+
+    it("Cancel after the platform committed, and its delete fails: a partial create with the id, for the engine to record", async () => {
+      const marker = start();
+      const { creating, made } = await committedCreate(marker);
+      emulator.ctx.faults.set({ next: Array(500).fill("error"), pathIncludes: "/action/delete" });
+      cancelOperations();
+      const partial = (await creating) as PartialCreateError;
+
+      expect(partial).toBeInstanceOf(PartialCreateError);
+      expect(partial.id).toBe(made.id);
+      expect(partial.message).toMatch(/deleting it failed/);
+      expect(await live(kind, marker)).toEqual([expect.objectContaining({ id: made.id })]);
+      expect(events()).toContainEqual(expect.objectContaining({ type: "interrupted", outcome: "reported", id: made.id }));
     });
 
     it.each(["Cancel", "the deadline"] as const)("interrupted by %s while the platform keeps failing before it acts: a plain error, nothing left", async (trigger) => {
@@ -182,20 +212,19 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
       await settleBeforeExit();
       const error = (await creating) as Error;
       expect(error).not.toBeInstanceOf(PartialCreateError);
-      expect(error.message).toMatch(/was deleted, so nothing is left behind/);
+      expect(error.message).toMatch(/the engine stopped this process before it finished; it was deleted, so nothing is left behind/);
       expect(await live(kind, marker)).toEqual([]);
       expect(events()).toContainEqual(expect.objectContaining({ type: "interrupted", outcome: "deleted", id: made?.id }));
     });
   });
 
-  it("an HTTP template whose activation is interrupted after the clone: a partial create of the clone, finished by the next update", async () => {
+  it("an HTTP template whose activation outlives the deadline: a partial create of the clone, finished by the next update", async () => {
     const kind = KINDS[1]!;
     const marker = start();
     const inputs = await checked(kind, marker);
+    setOperationDeadlineForTests(1_500);
     emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: "/action/updateStatus" });
     const creating = kind.provider.create(inputs).catch((error: unknown) => error);
-    await vi.waitFor(() => expect(emulator.ctx.faults.get().injected.slow).toBe(1), { timeout: 10_000, interval: 20 });
-    cancelOperations();
     const partial = (await creating) as PartialCreateError;
     expect(partial).toBeInstanceOf(PartialCreateError);
     const [onServer] = await live(kind, marker);

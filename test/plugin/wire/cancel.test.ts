@@ -2,8 +2,9 @@
  * The plugin's Cancel at the wire: SvcProviderServer driven directly (requests and callbacks as grpc-js hands them
  * over, no engine, no socket), against the emulator in this process. Cancel arrives while a Create, an Update or a
  * Delete waits for the platform's answer (the emulator's `slow` fault commits, then holds the answer): each call
- * answers promptly; a Create the platform committed comes back as ErrorResourceInitFailed with the id and the
- * properties, its token value wrapped as a secret, so the engine records the object.
+ * answers promptly, and a Create the platform committed deletes what it made (an answer the engine may lose at a
+ * second Ctrl-C must record nothing). A Create past the operation deadline comes back as ErrorResourceInitFailed with
+ * the id and the properties, its token value wrapped as a secret, so the engine records the object.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
@@ -12,7 +13,7 @@ import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
 import { SvcProviderServer } from "../../../plugin/server";
-import { resetForTests } from "../../../provider/core/clients";
+import { resetForTests, setOperationDeadlineForTests } from "../../../provider/core/clients";
 import { DEFINITIONS } from "../../../provider/definitions";
 import { SvcClient } from "../../../sdk";
 
@@ -76,18 +77,31 @@ describe("Cancel at the wire of the plugin", () => {
   };
   const cancel = async () => expect((await unary(server, "cancel", {})).error).toBeNull();
 
-  it("mid-Create, after the platform committed: ErrorResourceInitFailed with the id, the properties and the token as a secret", async () => {
+  it("mid-Create, after the platform committed: the token is deleted and the call fails, recording nothing", async () => {
     emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: "/appToken/action/add" });
     const creating = unary(server, "create", new provproto.CreateRequest().setUrn(URN).setType(TOKEN_TYPE).setProperties(await checkedInputs("mid-create")));
     await vi.waitFor(async () => expect(await activeWith("mid-create")).toHaveLength(1), { timeout: 10_000, interval: 20 });
+    const [made] = await activeWith("mid-create");
     await cancel();
     const { error } = await creating;
 
-    const [onServer] = await activeWith("mid-create");
+    expect(error?.code).toBe(grpc.status.UNKNOWN);
+    expect(initFailure(error)).toBeUndefined();
+    expect(error?.details).toMatch(/deleted, so nothing is left behind/);
+    expect(error?.details).not.toContain(made?.token as string);
+    expect(await activeWith("mid-create")).toEqual([]);
+  });
+
+  it("a Create past the operation deadline after the platform committed: ErrorResourceInitFailed with the id, the properties and the token as a secret", async () => {
+    setOperationDeadlineForTests(1_500);
+    emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: "/appToken/action/add" });
+    const { error } = await unary(server, "create", new provproto.CreateRequest().setUrn(URN).setType(TOKEN_TYPE).setProperties(await checkedInputs("deadline")));
+
+    const [onServer] = await activeWith("deadline");
     expect(error?.code).toBe(grpc.status.UNKNOWN);
     const failure = initFailure(error);
     expect(failure?.id).toBe(onServer?.id);
-    expect(failure?.properties).toMatchObject({ tokenId: onServer?.id, description: "mid-create", token: { [SIG_KEY]: expect.any(String), value: onServer?.token } });
+    expect(failure?.properties).toMatchObject({ tokenId: onServer?.id, description: "deadline", token: { [SIG_KEY]: expect.any(String), value: onServer?.token } });
     expect(failure?.reasons.join(" ")).toMatch(/interrupted/);
     expect(error?.details).not.toContain(onServer?.token as string);
   });
