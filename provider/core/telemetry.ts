@@ -10,7 +10,7 @@ export type ProviderEvent =
   | { type: "retry"; service?: string; action?: string; reason: string; delayMs: number }
   | { type: "recovery"; resource: string; outcome: "adopted" | "createdAgain" | "replacedUnreadable"; round: number; id?: string; cause: string }
   /** A create interrupted (Cancel, the deadline, the engine stopping the process) after its request was sent. */
-  | { type: "interrupted"; resource: string; outcome: "nothingMade" | "found" | "deleted" | "reported" | "unknown"; id?: string; cause: string };
+  | { type: "interrupted"; resource: string; outcome: "nothingMade" | "found" | "deleted" | "reported" | "rolledBack" | "unknown"; id?: string; cause: string };
 
 export function recordEvent(event: ProviderEvent): void {
   const file = process.env.SVC_PROVIDER_EVENTS_FILE;

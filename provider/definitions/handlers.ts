@@ -11,7 +11,7 @@ import { graceSignal, isCancelled, isTerminating, withOperationSignal } from "..
 import { PartialCreateError, ProviderError } from "../core/errors";
 import { noteManaged } from "../core/recovery";
 import { recordEvent } from "../core/telemetry";
-import { trackCreate } from "../core/termination";
+import { noteAnswered, trackCreate } from "../core/termination";
 import { fieldsOf, type ResourceDefinition } from "./define";
 
 type Props = Record<string, unknown>;
@@ -94,7 +94,10 @@ async function createRecordable(definition: ResourceDefinition, inputs: Props): 
     if (!(error instanceof PartialCreateError) || !isCancelled()) throw error;
     made = { id: error.id, outs: error.properties };
   }
-  if (!isCancelled()) return made;
+  if (!isCancelled()) {
+    noteAnswered({ type: definition.type, id: made.id, remove: () => definition.delete(made.id, made.outs) });
+    return made;
+  }
   const cause = isTerminating() ? "the engine stopped this process" : "the run was cancelled";
   try {
     await withOperationSignal(graceSignal(), () => definition.delete(made.id, made.outs));

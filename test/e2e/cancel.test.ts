@@ -76,14 +76,16 @@ describe.each(PROVIDER_KINDS)("an interrupted up (%s provider)", (provider) => {
       timeout: 60_000,
       interval: 100,
     });
+    console.log(`first SIGINT ${new Date().toISOString()}`);
     up.child.kill("SIGINT");
     await up.waitForOutput(/received; cancelling/);
+    console.log(`second SIGINT ${new Date().toISOString()}`);
     up.child.kill("SIGINT");
     const exit = await up.exited;
     const interrupted = await serverAndState(p.stack, p.client);
     console.log(`${provider}: after the double SIGINT: exit ${JSON.stringify(exit)}, ${JSON.stringify(interrupted)}`);
     console.log(`${provider}: provider events: ${safeRead(events())}`);
-    console.log(`${provider}: cli output: ${up.output().split("\n").filter((l) => /Template|interrupted|error/.test(l)).join("\n")}`);
+    console.log(`${provider}: cli output: ${up.output().split("\n").filter((l) => /Template|AppToken|interrupted|error|Resources|created/.test(l)).join("\n")}`);
     expect(exit.code).not.toBe(0);
     console.log(require("node:child_process").execSync("ps -eo pid,ppid,pgid,etimes,args | grep -E 'pulumi-resource|dynamic-provider|provider-runtime' | grep -v grep || true").toString());
 

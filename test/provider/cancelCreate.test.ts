@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { cancelOperations, configure, resetForTests, setOperationDeadlineForTests } from "../../provider/core/clients";
 import { PartialCreateError } from "../../provider/core/errors";
-import { settleBeforeExit } from "../../provider/core/termination";
+import { resetTerminationForTests, settleBeforeExit } from "../../provider/core/termination";
 import type { ResourceHandlers } from "../../provider/definitions/handlers";
 import * as runtime from "../../provider/runtime";
 import { SvcClient } from "../../sdk";
@@ -75,6 +75,7 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
   afterEach(async () => {
     emulator.ctx.faults.set({});
     await resetForTests();
+    resetTerminationForTests();
   });
   afterAll(async () => {
     delete process.env.SVC_PROVIDER_EVENTS_FILE;
@@ -236,5 +237,32 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
     const { outs } = await kind.provider.update(partial.id, partial.properties, inputs);
     expect(outs).toMatchObject({ templateId: partial.id, active: true });
     expect(await live(kind, marker)).toEqual([expect.objectContaining({ id: partial.id, status: 2 })]);
+  });
+
+  it("the end of a run (SIGINT with nothing in flight) deletes nothing; a termination (creates in flight) also deletes what the run created before", async () => {
+    const kind = KINDS[0]!;
+    const earlier = start();
+    const made = await kind.provider.create(await checked(kind, earlier));
+    // The end of a run: everything was answered and recorded.
+    await settleBeforeExit();
+    expect(await live(kind, earlier)).toEqual([expect.objectContaining({ id: made.id })]);
+
+    await resetForTests();
+    resetTerminationForTests();
+    const before = start();
+    const answered = await kind.provider.create(await checked(kind, before));
+    const { creating } = await (async () => {
+      const marker = start();
+      const inputs = await checked(kind, marker);
+      emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: kind.createPath });
+      const pending = kind.provider.create(inputs).catch((error: unknown) => error);
+      await committed(kind, marker);
+      return { creating: pending, marker };
+    })();
+    // A termination: a create is in flight, so the engine may also have dropped the answers it had not written yet.
+    await settleBeforeExit();
+    expect(await creating).toBeInstanceOf(Error);
+    expect(await live(kind, before)).toEqual([]);
+    expect(events()).toContainEqual(expect.objectContaining({ type: "interrupted", outcome: "rolledBack", id: answered.id }));
   });
 });
