@@ -155,7 +155,9 @@ async function settleInterrupted<T>(plan: RecoverableCreate<T>, interruption: un
   if (!(plan.usable?.(only) ?? true)) {
     await plan.discard?.(only, grace);
     recordEvent({ type: "interrupted", resource: plan.what, outcome: "deleted", id, cause });
-    throw new ProviderError(`${plan.what} create was interrupted (${cause}); the ${plan.what} it made (${id}) could not be used and was deleted, so nothing is left behind`);
+    throw new ProviderError(
+      `${plan.what} create was interrupted (${cause}); the ${plan.what} it made (${id}) could not be used and was deleted, so nothing is left behind`,
+    );
   }
   recordEvent({ type: "interrupted", resource: plan.what, outcome: "found", id, cause });
   // A partial create: recorded by the engine as it is (after a deadline), or deleted by the caller (after Cancel).

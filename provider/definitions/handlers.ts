@@ -105,7 +105,9 @@ async function createRecordable(definition: ResourceDefinition, inputs: Props): 
     const why = deleteError instanceof Error ? deleteError.message : String(deleteError);
     if (isTerminating()) {
       recordEvent({ type: "interrupted", resource: definition.type, outcome: "unknown", id: made.id, cause });
-      throw new ProviderError(`${definition.type} ${made.id} was created as ${cause}, which cannot record it, and deleting it failed (${why}); delete it by hand`);
+      throw new ProviderError(
+        `${definition.type} ${made.id} was created as ${cause}, which cannot record it, and deleting it failed (${why}); delete it by hand`,
+      );
     }
     recordEvent({ type: "interrupted", resource: definition.type, outcome: "reported", id: made.id, cause });
     throw new PartialCreateError(

@@ -102,7 +102,10 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
   /** The live (not deleted) objects of the account carrying the marker, as the platform has them. */
   const live = async (kind: Kind, marker: string): Promise<{ id: string; token?: string; status: number }[]> => {
     if (kind.name === "app token") return (await admin.appTokens.iterate({ statusEqual: 2 }).toArray()).filter((t) => t.description === marker);
-    const all = kind.name === "HTTP template" ? await admin.templates.iterate({ systemNameEqual: marker }).toArray() : await admin.emailTemplates.iterate({ systemNameEqual: marker }).toArray();
+    const all =
+      kind.name === "HTTP template"
+        ? await admin.templates.iterate({ systemNameEqual: marker }).toArray()
+        : await admin.emailTemplates.iterate({ systemNameEqual: marker }).toArray();
     return all.filter((t) => t.status !== 3);
   };
   const events = () =>
@@ -110,8 +113,7 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-  const committed = (kind: Kind, marker: string) =>
-    vi.waitFor(async () => expect(await live(kind, marker)).toHaveLength(1), { timeout: 10_000, interval: 20 });
+  const committed = (kind: Kind, marker: string) => vi.waitFor(async () => expect(await live(kind, marker)).toHaveLength(1), { timeout: 10_000, interval: 20 });
 
   describe.each(KINDS)("$name", (kind) => {
     /** Starts a create whose platform call commits, then holds its answer; resolves once the object exists. */
@@ -172,24 +174,29 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
       expect(events()).toContainEqual(expect.objectContaining({ type: "interrupted", outcome: "reported", id: made.id }));
     });
 
-    it.each(["Cancel", "the deadline"] as const)("interrupted by %s while the platform keeps failing before it acts: a plain error, nothing left", async (trigger) => {
-      const marker = start();
-      const inputs = await checked(kind, marker);
-      if (trigger === "the deadline") setOperationDeadlineForTests(1_500);
-      // 503 before acting, every time: the create's recovery finds nothing and creates again, until interrupted.
-      emulator.ctx.faults.set({ next: Array(200).fill("error"), pathIncludes: kind.createPath });
-      const creating = kind.provider.create(inputs).catch((error: unknown) => error);
-      if (trigger === "Cancel") {
-        await vi.waitFor(() => expect(emulator.ctx.faults.get().injected.error).toBeGreaterThanOrEqual(2), { timeout: 10_000, interval: 20 });
-        cancelOperations();
-      }
-      const error = await creating;
+    it.each(["Cancel", "the deadline"] as const)(
+      "interrupted by %s while the platform keeps failing before it acts: a plain error, nothing left",
+      async (trigger) => {
+        const marker = start();
+        const inputs = await checked(kind, marker);
+        if (trigger === "the deadline") setOperationDeadlineForTests(1_500);
+        // 503 before acting, every time: the create's recovery finds nothing and creates again, until interrupted.
+        emulator.ctx.faults.set({ next: Array(200).fill("error"), pathIncludes: kind.createPath });
+        const creating = kind.provider.create(inputs).catch((error: unknown) => error);
+        if (trigger === "Cancel") {
+          await vi.waitFor(() => expect(emulator.ctx.faults.get().injected.error).toBeGreaterThanOrEqual(2), { timeout: 10_000, interval: 20 });
+          cancelOperations();
+        }
+        const error = await creating;
 
-      expect(error).toBeInstanceOf(Error);
-      expect(error).not.toBeInstanceOf(PartialCreateError);
-      expect(await live(kind, marker)).toEqual([]);
-      expect(events()).toContainEqual(expect.objectContaining({ type: "interrupted", resource: expect.stringContaining(kind.name.split(" ").pop()!), outcome: "nothingMade" }));
-    });
+        expect(error).toBeInstanceOf(Error);
+        expect(error).not.toBeInstanceOf(PartialCreateError);
+        expect(await live(kind, marker)).toEqual([]);
+        expect(events()).toContainEqual(
+          expect.objectContaining({ type: "interrupted", resource: expect.stringContaining(kind.name.split(" ").pop()!), outcome: "nothingMade" }),
+        );
+      },
+    );
 
     it("cancelled before anything was sent: a plain error, nothing left", async () => {
       const marker = start();

@@ -65,12 +65,23 @@ describe("Cancel at the wire of the plugin", () => {
 
   const activeWith = async (description: string) => (await admin.appTokens.iterate({ statusEqual: 2 }).toArray()).filter((t) => t.description === description);
   const checkedInputs = async (description: string) => {
-    const checked = await unary(server, "check", new provproto.CheckRequest().setUrn(URN).setType(TOKEN_TYPE).setNews(struct({ description })).setOlds(struct({})));
+    const checked = await unary(
+      server,
+      "check",
+      new provproto.CheckRequest().setUrn(URN).setType(TOKEN_TYPE).setNews(struct({ description })).setOlds(struct({})),
+    );
     expect(checked.error).toBeNull();
     return (checked.value as provproto.CheckResponse).getInputs()!;
   };
   const createToken = async (description: string) => {
-    const created = await unary(server, "create", new provproto.CreateRequest().setUrn(URN).setType(TOKEN_TYPE).setProperties(await checkedInputs(description)));
+    const created = await unary(
+      server,
+      "create",
+      new provproto.CreateRequest()
+        .setUrn(URN)
+        .setType(TOKEN_TYPE)
+        .setProperties(await checkedInputs(description)),
+    );
     expect(created.error).toBeNull();
     const response = created.value as provproto.CreateResponse;
     return { id: response.getId(), properties: response.getProperties()! };
@@ -79,7 +90,14 @@ describe("Cancel at the wire of the plugin", () => {
 
   it("mid-Create, after the platform committed: the token is deleted and the call fails, recording nothing", async () => {
     emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: "/appToken/action/add" });
-    const creating = unary(server, "create", new provproto.CreateRequest().setUrn(URN).setType(TOKEN_TYPE).setProperties(await checkedInputs("mid-create")));
+    const creating = unary(
+      server,
+      "create",
+      new provproto.CreateRequest()
+        .setUrn(URN)
+        .setType(TOKEN_TYPE)
+        .setProperties(await checkedInputs("mid-create")),
+    );
     await vi.waitFor(async () => expect(await activeWith("mid-create")).toHaveLength(1), { timeout: 10_000, interval: 20 });
     const [made] = await activeWith("mid-create");
     await cancel();
@@ -95,20 +113,38 @@ describe("Cancel at the wire of the plugin", () => {
   it("a Create past the operation deadline after the platform committed: ErrorResourceInitFailed with the id, the properties and the token as a secret", async () => {
     setOperationDeadlineForTests(1_500);
     emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: "/appToken/action/add" });
-    const { error } = await unary(server, "create", new provproto.CreateRequest().setUrn(URN).setType(TOKEN_TYPE).setProperties(await checkedInputs("deadline")));
+    const { error } = await unary(
+      server,
+      "create",
+      new provproto.CreateRequest()
+        .setUrn(URN)
+        .setType(TOKEN_TYPE)
+        .setProperties(await checkedInputs("deadline")),
+    );
 
     const [onServer] = await activeWith("deadline");
     expect(error?.code).toBe(grpc.status.UNKNOWN);
     const failure = initFailure(error);
     expect(failure?.id).toBe(onServer?.id);
-    expect(failure?.properties).toMatchObject({ tokenId: onServer?.id, description: "deadline", token: { [SIG_KEY]: expect.any(String), value: onServer?.token } });
+    expect(failure?.properties).toMatchObject({
+      tokenId: onServer?.id,
+      description: "deadline",
+      token: { [SIG_KEY]: expect.any(String), value: onServer?.token },
+    });
     expect(failure?.reasons.join(" ")).toMatch(/interrupted/);
     expect(error?.details).not.toContain(onServer?.token as string);
   });
 
   it("mid-Create, before the platform acted: a plain error, no object", async () => {
     emulator.ctx.faults.set({ next: Array(200).fill("error"), pathIncludes: "/appToken/action/add" });
-    const creating = unary(server, "create", new provproto.CreateRequest().setUrn(URN).setType(TOKEN_TYPE).setProperties(await checkedInputs("mid-create-none")));
+    const creating = unary(
+      server,
+      "create",
+      new provproto.CreateRequest()
+        .setUrn(URN)
+        .setType(TOKEN_TYPE)
+        .setProperties(await checkedInputs("mid-create-none")),
+    );
     await vi.waitFor(() => expect(emulator.ctx.faults.get().injected.error).toBeGreaterThanOrEqual(1), { timeout: 10_000, interval: 20 });
     await cancel();
     const { error } = await creating;
