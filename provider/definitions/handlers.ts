@@ -84,9 +84,11 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
  * Ctrl-C (termination) can come at any moment and drop answers it has not written yet; once it stops this process
  * (core/termination.ts) it takes no answer at all. So after Cancel what the create made is deleted (within the
  * grace) and the answer records nothing: an answer that is safe to lose. Only when that delete fails is the object
- * reported as a partial create, for the engine to record if it still can.
+ * reported as a partial create, for the engine to record if it still can. Adoptions (adoptId) are left alone.
  */
 async function createRecordable(definition: ResourceDefinition, inputs: Props): Promise<{ id: string; outs: Props }> {
+  // An adoption makes nothing: the object existed before the run and is never deleted for it.
+  if (typeof inputs.adoptId === "string") return definition.create(inputs);
   let made: { id: string; outs: Props };
   try {
     made = await definition.create(inputs);

@@ -272,4 +272,23 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
     expect(await live(kind, before)).toEqual([]);
     expect(events()).toContainEqual(expect.objectContaining({ type: "interrupted", outcome: "rolledBack", id: answered.id }));
   });
+
+  it("an object adopted by id (adoptId) existed before the run: neither Cancel nor a termination deletes it", async () => {
+    const kind = KINDS[0]!;
+    const marker = start();
+    const existing = await admin.appTokens.add({ hashType: "SHA256", description: marker });
+    const adopted = await kind.provider.create({ ...(await checked(kind, marker)), adoptId: existing.id });
+    expect(adopted.id).toBe(existing.id);
+    const { creating } = await (async () => {
+      const other = start();
+      const inputs = await checked(kind, other);
+      emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: kind.createPath });
+      const pending = kind.provider.create(inputs).catch((error: unknown) => error);
+      await committed(kind, other);
+      return { creating: pending };
+    })();
+    await settleBeforeExit();
+    await creating;
+    expect(await live(kind, marker)).toEqual([expect.objectContaining({ id: existing.id })]);
+  });
 });
