@@ -153,7 +153,14 @@ async function settleInterrupted<T>(plan: RecoverableCreate<T>, interruption: un
   const id = plan.idOf(only);
   noteManaged(id);
   if (!(plan.usable?.(only) ?? true)) {
-    await plan.discard?.(only, grace);
+    try {
+      await plan.discard?.(only, grace);
+    } catch (discardError) {
+      recordEvent({ type: "interrupted", resource: plan.what, outcome: "unknown", id, cause });
+      throw new ProviderError(
+        `${plan.what} create was interrupted (${cause}); the ${plan.what} it made (${id}) could not be used, and deleting it failed (${describe(discardError)}): delete it by hand`,
+      );
+    }
     recordEvent({ type: "interrupted", resource: plan.what, outcome: "deleted", id, cause });
     throw new ProviderError(
       `${plan.what} create was interrupted (${cause}); the ${plan.what} it made (${id}) could not be used and was deleted, so nothing is left behind`,
