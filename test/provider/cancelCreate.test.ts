@@ -291,4 +291,27 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
     await creating;
     expect(await live(kind, marker)).toEqual([expect.objectContaining({ id: existing.id })]);
   });
+
+  it("a token found after the deadline whose value this connection cannot read is deleted, not recorded useless", async () => {
+    const kind = KINDS[0]!;
+    const marker = start();
+    // A connection through an ADMIN app token, not the account's admin secret: the platform returns a token's value on
+    // add only, so a token found by a look-up comes without it.
+    const pipeline = await admin.appTokens.add({ hashType: "SHA256", sessionType: 2, description: `${marker} pipeline` });
+    const values: Record<string, string> = {
+      "svc:baseUrl": emulator.baseUrl,
+      "svc:partnerId": String(emulator.partnerId),
+      "svc:appTokenId": pipeline.id,
+      "svc:appToken": pipeline.token as string,
+    };
+    configure({ get: (key) => values[key] });
+    setOperationDeadlineForTests(1_500);
+    const inputs = await checked(kind, marker);
+    emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: kind.createPath });
+    const error = (await kind.provider.create(inputs).catch((e: unknown) => e)) as Error;
+
+    expect(error).not.toBeInstanceOf(PartialCreateError);
+    expect(error.message).toMatch(/could not be used and was deleted, so nothing is left behind/);
+    expect(await live(kind, marker)).toEqual([]);
+  });
 });
