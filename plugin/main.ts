@@ -5,11 +5,14 @@
 import * as nodeModule from "node:module";
 import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { exitAfterSettlingOnSigint } from "../provider/core/termination";
 import { DEFINITIONS } from "../provider/definitions";
 import { SvcProviderServer } from "./server";
 import { PLUGIN_VERSION } from "./version";
 
 async function main(): Promise<void> {
+  // The engine's SIGINT means it no longer takes answers: creates in flight delete what they made before the exit.
+  exitAfterSettlingOnSigint();
   const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
   server.addService(provrpc.ResourceProviderService, new SvcProviderServer(DEFINITIONS, PLUGIN_VERSION).service());
   const port = await new Promise<number>((resolve, reject) =>

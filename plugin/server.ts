@@ -237,6 +237,11 @@ export class SvcProviderServer {
     });
   }
 
+  /**
+   * The engine's first Ctrl-C (cancellation): it starts no new step but still waits for the answers of those in
+   * flight and records them. Operations are aborted; a create whose request was already sent looks up what it made
+   * and reports it as a partial create (provider/core/recovery.ts), so the engine records the object.
+   */
   cancel(_call: unknown, callback: Callback<emptyproto.Empty>): void {
     cancelOperations();
     callback(null, new emptyproto.Empty());

@@ -8,7 +8,9 @@ import { redact } from "../../sdk/core/redact";
 
 export type ProviderEvent =
   | { type: "retry"; service?: string; action?: string; reason: string; delayMs: number }
-  | { type: "recovery"; resource: string; outcome: "adopted" | "createdAgain" | "replacedUnreadable"; round: number; id?: string; cause: string };
+  | { type: "recovery"; resource: string; outcome: "adopted" | "createdAgain" | "replacedUnreadable"; round: number; id?: string; cause: string }
+  /** A create interrupted (Cancel, the deadline, the engine stopping the process) after its request was sent. */
+  | { type: "interrupted"; resource: string; outcome: "nothingMade" | "found" | "deleted" | "reported" | "rolledBack" | "unknown"; id?: string; cause: string };
 
 export function recordEvent(event: ProviderEvent): void {
   const file = process.env.SVC_PROVIDER_EVENTS_FILE;
