@@ -22,6 +22,8 @@ export default defineConfig({
       "test/browser/**/*.test.ts",
       "test/docs/**/*.test.ts",
       "test/fuzz/**/*.test.ts",
+      "test/diagnostics/engineLog.test.ts",
+      "test/upgrade/stateMigration.test.ts",
     ],
     exclude: [
       // Read the built package (dist/) or start child processes.

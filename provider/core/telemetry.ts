@@ -56,11 +56,14 @@ export function describeEvent(event: ProviderEvent): { severity: Severity; messa
   switch (event.type) {
     case "retry": {
       const call = callName(event);
-      const attempt = event.attempt === undefined ? "" : ` (attempt ${event.attempt} of ${call})`;
+      // The sdk numbers the attempt that failed; the line names the one it waits for.
+      const next = event.attempt === undefined ? undefined : event.attempt + 1;
       if (event.status === 429) {
-        return { severity: "info", message: `the platform is throttling requests (429): pausing ${event.delayMs} ms before retrying ${call}${attempt}` };
+        const what = next === undefined ? `retrying ${call}` : `attempt ${next} of ${call}`;
+        return { severity: "info", message: `the platform is throttling requests (429): pausing ${event.delayMs} ms before ${what}` };
       }
-      return { severity: "info", message: `retrying ${call} in ${event.delayMs} ms: ${causeOf(event.reason)}${attempt}` };
+      const attempt = next === undefined ? "" : ` (attempt ${next})`;
+      return { severity: "info", message: `retrying ${call} in ${event.delayMs} ms${attempt}: ${causeOf(event.reason)}` };
     }
     case "recovery": {
       const round = `create round ${event.round}`;

@@ -106,8 +106,8 @@ describe("diagnostics through the engine's log service", () => {
     const onToken = token.linesAtAnswer.filter((line) => line.urn === urnOf("AppToken", "ci"));
     expect(onToken).toEqual(
       expect.arrayContaining([
-        { severity: INFO, urn: urnOf("AppToken", "ci"), message: expect.stringMatching(/^the platform is throttling requests \(429\): pausing \d+ ms before retrying appToken\.add/) },
-        { severity: INFO, urn: urnOf("AppToken", "ci"), message: expect.stringMatching(/^retrying appToken\.list in \d+ ms: the platform answered 503/) },
+        { severity: INFO, urn: urnOf("AppToken", "ci"), message: expect.stringMatching(/^the platform is throttling requests \(429\): pausing \d+ ms before attempt 2 of appToken\.add/) },
+        { severity: INFO, urn: urnOf("AppToken", "ci"), message: expect.stringMatching(/^retrying appToken\.list in \d+ ms \(attempt 2\): the platform answered 503/) },
         {
           severity: INFO,
           urn: urnOf("AppToken", "ci"),
