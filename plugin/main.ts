@@ -12,9 +12,10 @@ import { PLUGIN_VERSION } from "./version";
 
 async function main(): Promise<void> {
   const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
-  // Diagnostics go to the engine that started us (its address is our argument), attached to each resource's URN.
+  // Diagnostics go to the engine that started us (its address is our argument), attached to each resource's URN;
+  // SVC_ENGINE_LOG=off sends none (the bench's baseline; the events file does not depend on it).
   const engineAddress = engineAddressOf(process.argv.slice(2));
-  const diagnostics = engineAddress ? new EngineLog(engineAddress) : undefined;
+  const diagnostics = engineAddress && process.env.SVC_ENGINE_LOG !== "off" ? new EngineLog(engineAddress) : undefined;
   server.addService(provrpc.ResourceProviderService, new SvcProviderServer(DEFINITIONS, PLUGIN_VERSION, diagnostics).service());
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
