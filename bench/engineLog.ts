@@ -67,7 +67,8 @@ export async function benchEngineLog(options: { resources?: number; rounds?: num
         const up = await bench.stack.up({ signal: AbortSignal.timeout(300_000) });
         const ms = Math.round(performance.now() - started);
         const cpu = (childrenCpuMicros() - before) / 1e6;
-        if (up.summary.resourceChanges?.create !== resources + 1) throw new Error(`up of ${resources} tokens (${mode}): ${JSON.stringify(up.summary.resourceChanges)}`);
+        if (up.summary.resourceChanges?.create !== resources + 1)
+          throw new Error(`up of ${resources} tokens (${mode}): ${JSON.stringify(up.summary.resourceChanges)}`);
         samples[mode].push({ cpu, plugin: (bench.probed().provider?.cpuMicros ?? 0) / 1e6, ms });
         log(`round ${round} ${mode}: up ${ms} ms, ${cpu.toFixed(2)} s CPU`);
         await bench.stack.destroy({ signal: AbortSignal.timeout(300_000) });

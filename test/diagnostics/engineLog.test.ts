@@ -106,12 +106,22 @@ describe("diagnostics through the engine's log service", () => {
     const onToken = token.linesAtAnswer.filter((line) => line.urn === urnOf("AppToken", "ci"));
     expect(onToken).toEqual(
       expect.arrayContaining([
-        { severity: INFO, urn: urnOf("AppToken", "ci"), message: expect.stringMatching(/^the platform is throttling requests \(429\): pausing \d+ ms before attempt 2 of appToken\.add/) },
-        { severity: INFO, urn: urnOf("AppToken", "ci"), message: expect.stringMatching(/^retrying appToken\.list in \d+ ms \(attempt 2\): the platform answered 503/) },
         {
           severity: INFO,
           urn: urnOf("AppToken", "ci"),
-          message: expect.stringMatching(new RegExp(`^recovered a create whose answer was lost \\(.+\\): found app token ${token.id} made by it and adopted it`)),
+          message: expect.stringMatching(/^the platform is throttling requests \(429\): pausing \d+ ms before attempt 2 of appToken\.add/),
+        },
+        {
+          severity: INFO,
+          urn: urnOf("AppToken", "ci"),
+          message: expect.stringMatching(/^retrying appToken\.list in \d+ ms \(attempt 2\): the platform answered 503/),
+        },
+        {
+          severity: INFO,
+          urn: urnOf("AppToken", "ci"),
+          message: expect.stringMatching(
+            new RegExp(`^recovered a create whose answer was lost \\(.+\\): found app token ${token.id} made by it and adopted it`),
+          ),
         },
         { severity: DEBUG, urn: urnOf("AppToken", "ci"), message: expect.stringMatching(/^create: \d+ API requests, 2 retries, \d+ ms$/) },
       ]),
@@ -124,7 +134,9 @@ describe("diagnostics through the engine's log service", () => {
 
   it("an operation that met nothing sends only its summary, at debug", async () => {
     await create("AppToken", "calm", { description: "diagnostics calm" });
-    expect(engine.lines).toEqual([{ severity: DEBUG, urn: urnOf("AppToken", "calm"), message: expect.stringMatching(/^create: \d+ API requests?, 0 retries, \d+ ms$/) }]);
+    expect(engine.lines).toEqual([
+      { severity: DEBUG, urn: urnOf("AppToken", "calm"), message: expect.stringMatching(/^create: \d+ API requests?, 0 retries, \d+ ms$/) },
+    ]);
   });
 
   it("a secret in a cause never reaches the engine (the sdk's redaction)", async () => {

@@ -21,7 +21,9 @@ const SCENARIO: Scenario = {
     ci: { description: "made by the previous release", sessionPrivileges: "list:*", keepers: { rotation: "1" } },
     admin: { description: "admin, made by the previous release", sessionType: "ADMIN", expiry: 4_102_444_800 },
   },
-  templates: { hook: { event: "entry.ready", name: "Upgrade hook", systemName: "UPGRADE_HOOK", url: "https://hooks.example.com/svc", signSecret: "$signSecret" } },
+  templates: {
+    hook: { event: "entry.ready", name: "Upgrade hook", systemName: "UPGRADE_HOOK", url: "https://hooks.example.com/svc", signSecret: "$signSecret" },
+  },
   emailTemplates: {
     editors: {
       event: "entry.ready",

@@ -131,7 +131,11 @@ describe("state migrations: a state of the previous release previews clean", () 
       ...appToken,
       stateMigrations: [
         { description: "a", appliesTo: (s: Record<string, unknown>) => !("a" in s), migrate: (s: Record<string, unknown>) => (seen.push("a"), { ...s, a: 1 }) },
-        { description: "b", appliesTo: (s: Record<string, unknown>) => s.a === 1 && !("b" in s), migrate: (s: Record<string, unknown>) => (seen.push("b"), { ...s, b: 2 }) },
+        {
+          description: "b",
+          appliesTo: (s: Record<string, unknown>) => s.a === 1 && !("b" in s),
+          migrate: (s: Record<string, unknown>) => (seen.push("b"), { ...s, b: 2 }),
+        },
       ],
     } as ResourceDefinition;
     const state = { tokenId: "0_x" };
