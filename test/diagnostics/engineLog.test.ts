@@ -15,7 +15,7 @@ import { EngineLog, engineAddressOf } from "../../plugin/engineLog";
 import { SvcProviderServer } from "../../plugin/server";
 import { configure, resetForTests } from "../../provider/core/clients";
 import { type DiagnosticsSink, runOperation, type Severity } from "../../provider/core/operationLog";
-import { recordEvent } from "../../provider/core/telemetry";
+import { noteTransportEvent, recordEvent, SLOW_CALL_MS } from "../../provider/core/telemetry";
 import { appToken, DEFINITIONS, httpNotificationTemplate } from "../../provider/definitions";
 import { handlersFor } from "../../provider/definitions/handlers";
 import { registerSecret } from "../../sdk/core/redact";
@@ -158,6 +158,20 @@ describe("diagnostics through the engine's log service", () => {
     expect(text).not.toContain(adminSecret);
     expect(text).not.toContain(ks);
     expect(text).toContain("[REDACTED]");
+  });
+
+  it("a slow answer is reported with its call and time; a quick one is not", async () => {
+    const lines: { severity: Severity; message: string; urn: string }[] = [];
+    const sink: DiagnosticsSink = { log: async (severity, message, urn) => void lines.push({ severity, message, urn }) };
+    const answer = (ms: number) => ({ type: "response", service: "appToken", action: "get", method: "POST", path: "/api_v3/service/appToken/action/get", attempt: 1, status: 200, ms }) as const;
+    await runOperation(sink, urnOf("AppToken", "slow"), "read", async (finish) => {
+      noteTransportEvent(answer(SLOW_CALL_MS - 1));
+      noteTransportEvent(answer(SLOW_CALL_MS + 1234));
+      await finish();
+    });
+    expect(lines.filter((line) => line.severity === "info")).toEqual([
+      { severity: "info", urn: urnOf("AppToken", "slow"), message: `slow answer: appToken.get took ${SLOW_CALL_MS + 1234} ms (status 200)` },
+    ]);
   });
 
   it("outside an operation (the dynamic provider), nothing is sent and nothing fails", () => {
