@@ -24,6 +24,13 @@ export function baselinePluginDir(commit: string = BASELINE_COMMIT): { dir: stri
   const complete = join(dir, ".complete");
   if (existsSync(complete)) return { dir, builtNow: false, seconds: 0 };
   const started = performance.now();
+  try {
+    execFileSync("git", ["-C", repoRoot, "cat-file", "-e", `${commit}^{commit}`], { stdio: "ignore" });
+  } catch {
+    throw new Error(
+      `the previous release's commit ${commit} is not in this clone (a shallow clone?): fetch it (git fetch --unshallow, or git fetch origin ${commit}) to build its plugin`,
+    );
+  }
   mkdirSync(cacheRoot, { recursive: true });
   const work = mkdtempSync(join(cacheRoot, `.build-${commit.slice(0, 12)}-`));
   try {
