@@ -163,7 +163,17 @@ describe("diagnostics through the engine's log service", () => {
   it("a slow answer is reported with its call and time; a quick one is not", async () => {
     const lines: { severity: Severity; message: string; urn: string }[] = [];
     const sink: DiagnosticsSink = { log: async (severity, message, urn) => void lines.push({ severity, message, urn }) };
-    const answer = (ms: number) => ({ type: "response", service: "appToken", action: "get", method: "POST", path: "/api_v3/service/appToken/action/get", attempt: 1, status: 200, ms }) as const;
+    const answer = (ms: number) =>
+      ({
+        type: "response",
+        service: "appToken",
+        action: "get",
+        method: "POST",
+        path: "/api_v3/service/appToken/action/get",
+        attempt: 1,
+        status: 200,
+        ms,
+      }) as const;
     await runOperation(sink, urnOf("AppToken", "slow"), "read", async (finish) => {
       noteTransportEvent(answer(SLOW_CALL_MS - 1));
       noteTransportEvent(answer(SLOW_CALL_MS + 1234));
