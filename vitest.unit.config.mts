@@ -26,6 +26,8 @@ export default defineConfig({
       // The native plugin in this process: its property rules, and its gRPC service on loopback (test/plugin/wire).
       "test/plugin/properties.test.ts",
       "test/plugin/wire/**/*.test.ts",
+      "test/diagnostics/engineLog.test.ts",
+      "test/upgrade/stateMigration.test.ts",
     ],
     exclude: [
       // Read the built package (dist/) or start child processes.

@@ -23,6 +23,8 @@ import { isUnknown, UNKNOWN } from "../provider/core/unknowns";
 import { fieldsOf, type ResourceDefinition } from "../provider/definitions/define";
 import { handlersFor, type ResourceHandlers } from "../provider/definitions/handlers";
 import { keyPaths, type PropertyPath, type Props, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
+import type { DiagnosticsSink } from "../provider/core/operationLog";
+import { withDiagnostics } from "./engineLog";
 import { packageSchema, typeToken } from "./schema";
 import { lookupOf, secretSettings, settingsFailures } from "./settings";
 
@@ -48,6 +50,8 @@ export class SvcProviderServer {
   constructor(
     definitions: readonly ResourceDefinition[],
     private readonly version: string,
+    /** Where operations report retries, recoveries and slow calls (the engine's log service); none in unit tests. */
+    private readonly diagnostics?: DiagnosticsSink,
   ) {
     for (const definition of definitions) {
       const fields = fieldsOf(definition);
@@ -77,14 +81,14 @@ export class SvcProviderServer {
       invoke: (call: Call<provproto.InvokeRequest>, callback: Callback<unknown>) =>
         callback({ code: grpc.status.UNIMPLEMENTED, details: `unknown function ${call.request.getTok()}: the svc package has no functions` }),
       call: unimplemented("Call"),
-      check: this.check.bind(this),
-      diff: this.diff.bind(this),
-      create: this.create.bind(this),
-      read: this.read.bind(this),
+      check: withDiagnostics(this.diagnostics, "check", this.check.bind(this)),
+      diff: withDiagnostics(this.diagnostics, "diff", this.diff.bind(this)),
+      create: withDiagnostics(this.diagnostics, "create", this.create.bind(this)),
+      read: withDiagnostics(this.diagnostics, "read", this.read.bind(this)),
       list: (call: { emit(event: string, error: unknown): void }) =>
         call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented" }),
-      update: this.update.bind(this),
-      delete: this.delete.bind(this),
+      update: withDiagnostics(this.diagnostics, "update", this.update.bind(this)),
+      delete: withDiagnostics(this.diagnostics, "delete", this.delete.bind(this)),
       construct: unimplemented("Construct"),
       cancel: this.cancel.bind(this),
       getPluginInfo: this.getPluginInfo.bind(this),

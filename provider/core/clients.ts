@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { SvcClient, type TransportEvent } from "../../sdk";
 import type { ConnectionInput } from "./connectionInput";
 import { ConnectionError, connectionKey, resolveConnection, type ConfigLookup } from "./connection";
-import { recordEvent } from "./telemetry";
+import { noteTransportEvent } from "./telemetry";
 
 /** Retries per call: more than the sdk's 3, so that one `up` converges through a run of faults (0.4^11 ≈ 4e-5 per call at a 40% fault rate) (see docs/design.md). */
 export const PROVIDER_MAX_RETRIES = 10;
@@ -64,7 +64,7 @@ export function clientFor(explicit: ConnectionInput | undefined): SvcClient {
     const { auth } = connection;
     let created: SvcClient | undefined;
     const onEvent = (event: TransportEvent): void => {
-      if (event.type === "retry") recordEvent({ type: "retry", service: event.service, action: event.action, reason: event.reason, delayMs: event.delayMs });
+      noteTransportEvent(event);
       // Date is truncated to the second: the estimate runs at most about a second early, never late.
       if (event.type === "response" && event.serverTimeMs !== undefined && created) serverOffsets.set(created, event.serverTimeMs - Date.now());
     };

@@ -12,7 +12,7 @@ import { PartialCreateError, ProviderError } from "../core/errors";
 import { noteManaged } from "../core/recovery";
 import { recordEvent } from "../core/telemetry";
 import { noteAnswered, trackCreate } from "../core/termination";
-import { fieldsOf, type ResourceDefinition } from "./define";
+import { fieldsOf, migrateState, type ResourceDefinition } from "./define";
 
 type Props = Record<string, unknown>;
 
@@ -30,6 +30,9 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
   const inputsOf = (outs: Props): Props => definition.inputsOf?.(outs) ?? inputsFromOutputs(fields.shape, outs);
   // What an update with nothing to send takes from the new inputs (all but the in-place fields, which are equal).
   const carried = fields.inputKeys.filter((key) => !fields.inPlace.includes(key));
+  // A state from an earlier release, in this release's shape (the definition's migrations), before anything compares
+  // or uses it. No state (a read by id alone: `pulumi import`) is no old state.
+  const current = (state: Props | undefined): Props => (state && Object.keys(state).length > 0 ? migrateState(definition, state) : (state ?? {}));
 
   return {
     async check(olds, news) {
@@ -39,8 +42,9 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
       return result;
     },
 
-    async diff(id, olds, news) {
+    async diff(id, stored, news) {
       noteManaged(id);
+      const olds = current(stored);
       const { changed, replaces } = diffFields(olds, news, fields.inPlace, fields.replaces);
       // A resource never follows its connection to another account in place: that would update, with the old id,
       // an object of the new account. An explicit connection that moves replaces; stack config that moves is refused.
@@ -57,14 +61,15 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
 
     async read(id, state) {
       noteManaged(id);
-      const outs = await definition.read(id, state ?? {});
+      const outs = await definition.read(id, current(state));
       // Deleted outside Pulumi: refresh drops it, up creates it again.
       if (!outs) return { id: "" };
       return { id, props: outs, inputs: inputsOf(outs) };
     },
 
-    async update(id, olds, news) {
+    async update(id, stored, news) {
       noteManaged(id);
+      const olds = current(stored);
       const { changed } = diffFields(olds, news, fields.inPlace, []);
       // Nothing for the platform (an input-only field, or the stored provider text): the state stays, with the new inputs.
       if (changed.length === 0) return { outs: keptState(olds, news, carried) };
@@ -73,7 +78,7 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
 
     async delete(id, state) {
       noteManaged(id);
-      await definition.delete(id, state);
+      await definition.delete(id, current(state));
     },
   };
 }
