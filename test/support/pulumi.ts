@@ -74,6 +74,7 @@ export async function newTestStack(programDir: string, options: TestStackOptions
   const stack = await LocalWorkspace.createStack({ stackName, workDir }, { pulumiCommand, envVars: env, pulumiHome: home });
   const scan = new SecretScan();
   scan.addRoot(tmp);
+  if (options.copyProgram) scan.addInputs(workDir);
   if (!options.copyProgram) scan.addRoot(join(workDir, `Pulumi.${stackName}.yaml`));
   for (const [key, value] of Object.entries(extraEnv)) {
     if (/SECRET|TOKEN|PASSWORD|PASSPHRASE/i.test(key) && value.length >= 8) scan.register(`the test's ${key}`, value);

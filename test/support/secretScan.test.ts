@@ -91,6 +91,17 @@ describe("secret scan", () => {
     for (const { needle } of secretForms(PLANTED.value)) expect(everything).not.toContain(needle);
   });
 
+  it("in a file copied from the repository, finds only what the run added, not the text that was there", () => {
+    plant("program/Pulumi.dev.yaml", `# start the emulator with --admin-secret ${PLANTED.value}\nconfig: {}\n`);
+    const scan = new SecretScan();
+    scan.addRoot(dir);
+    scan.register(PLANTED.label, PLANTED.value);
+    scan.addInputs(join(dir, "program"));
+    expect(() => scan.check()).not.toThrow();
+    plant("program/Pulumi.dev.yaml", `# start the emulator with --admin-secret ${PLANTED.value}\nconfig: { svc:adminSecret: "${PLANTED.value}" }\n`);
+    expect(() => scan.check()).toThrow(/the planted token \(plain\) in .*Pulumi\.dev\.yaml/);
+  });
+
   it("passes a folder that holds none of the secrets", () => {
     plant("backend/state.json", JSON.stringify({ ciphertext: "v1:abc", value: "[secret]" }));
     expect(() => assertNoSecrets({ roots: [dir], secrets: [PLANTED] })).not.toThrow();

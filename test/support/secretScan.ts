@@ -86,18 +86,36 @@ export interface ScanInput {
   /** Captured texts by name, e.g. `pulumi up stdout`. */
   texts?: { name: string; text: string }[];
   secrets: KnownSecret[];
+  /**
+   * Files the test copied in from the repository (a program and its committed stack file), by path, with the content
+   * they had then: a secret already in that text is the repository's (an example's README and stack file name the
+   * emulator's documented dev credential), not something a Pulumi run wrote, so only what the run added is a hit.
+   */
+  inputs?: ReadonlyMap<string, Buffer>;
 }
 
 export function findSecrets(input: ScanInput): SecretHit[] {
   const needles = input.secrets.flatMap((s) => secretForms(s.value).map((f) => ({ label: s.label, form: f.form, bytes: Buffer.from(f.needle, "utf8") })));
   const hits: SecretHit[] = [];
-  const search = (where: string, content: Buffer) => {
-    for (const n of needles) if (content.indexOf(n.bytes) !== -1) hits.push({ where, label: n.label, form: n.form });
+  const search = (where: string, content: Buffer, before?: Buffer) => {
+    for (const n of needles) {
+      if (content.indexOf(n.bytes) === -1) continue;
+      if (before && count(content, n.bytes) <= count(before, n.bytes)) continue;
+      hits.push({ where, label: n.label, form: n.form });
+    }
   };
   for (const root of input.roots)
-    for (const file of filesUnder(root)) search(relative(root, file) ? `${root}: ${relative(root, file)}` : file, readFileSync(file));
+    for (const file of filesUnder(root)) {
+      search(relative(root, file) ? `${root}: ${relative(root, file)}` : file, readFileSync(file), input.inputs?.get(file));
+    }
   for (const t of input.texts ?? []) search(t.name, Buffer.from(t.text, "utf8"));
   return hits;
+}
+
+function count(haystack: Buffer, needle: Buffer): number {
+  let n = 0;
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) n++;
+  return n;
 }
 
 /** Regular files under `root` (or `root` itself), not following symlinks (a linked node_modules is not the test's). */
@@ -149,6 +167,12 @@ export class SecretScan {
   private readonly texts: { name: string; text: string }[] = [];
   private readonly secrets: KnownSecret[] = fixedTestSecrets();
   private readonly sources: (() => KnownSecret[])[] = [];
+  private readonly inputs = new Map<string, Buffer>();
+
+  /** Every file under `dir` as it is now (copied from the repository): what the run adds to them is searched. */
+  addInputs(dir: string): void {
+    for (const file of filesUnder(dir)) this.inputs.set(file, readFileSync(file));
+  }
 
   addRoot(path: string): void {
     this.roots.push(path);
@@ -175,6 +199,6 @@ export class SecretScan {
   }
 
   check(): void {
-    assertNoSecrets({ roots: this.roots, texts: this.texts, secrets: this.knownSecrets() });
+    assertNoSecrets({ roots: this.roots, texts: this.texts, secrets: this.knownSecrets(), inputs: this.inputs });
   }
 }
