@@ -22,6 +22,7 @@ export default defineConfig({
       "test/browser/**/*.test.ts",
       "test/docs/**/*.test.ts",
       "test/fuzz/**/*.test.ts",
+      "test/functions/**/*.test.ts",
     ],
     exclude: [
       // Read the built package (dist/) or start child processes.
@@ -33,6 +34,8 @@ export default defineConfig({
       "test/provider/shim.test.ts",
       "test/emulator/cli.test.ts",
       "test/emulator/persistence.test.ts",
+      // Through the engine (a TypeScript program on the plugin).
+      "test/functions/nativeEngine.test.ts",
       // Chromium.
       "test/browser/browserBundle.test.ts",
       // A real WebRTC peer streaming media (the emulator's optional media stack).

@@ -21,6 +21,7 @@ import { PartialCreateError } from "../provider/core/errors";
 import { isUnknown } from "../provider/core/unknowns";
 import { fieldsOf, type ResourceDefinition } from "../provider/definitions/define";
 import { handlersFor, type ResourceHandlers } from "../provider/definitions/handlers";
+import { FunctionInvoker } from "./invoke";
 import { type Props, secretKeys, unwrapSecrets, wrapSecrets } from "./properties";
 import { packageSchema, typeToken } from "./schema";
 
@@ -40,6 +41,7 @@ const ACCOUNT_KEYS = ["baseUrl", "partnerId"] as const;
 export class SvcProviderServer {
   private readonly resources = new Map<string, Resource>();
   private readonly schemaText: string;
+  private readonly invoker = new FunctionInvoker();
 
   constructor(
     definitions: readonly ResourceDefinition[],
@@ -69,8 +71,7 @@ export class SvcProviderServer {
       checkConfig: this.checkConfig.bind(this),
       diffConfig: this.diffConfig.bind(this),
       configure: this.configure.bind(this),
-      invoke: (call: Call<provproto.InvokeRequest>, callback: Callback<unknown>) =>
-        callback({ code: grpc.status.UNIMPLEMENTED, details: `unknown function ${call.request.getTok()}: the svc package has no functions` }),
+      invoke: this.invoke.bind(this),
       call: unimplemented("Call"),
       check: this.check.bind(this),
       diff: this.diff.bind(this),
@@ -148,6 +149,11 @@ export class SvcProviderServer {
       configure({ get: (key) => lookupOf(args)(key) });
       return new provproto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false).setAcceptresources(false).setAcceptoutputs(false);
     });
+  }
+
+  /** A provider function (getAppToken, ...): plugin/invoke.ts. */
+  invoke(call: Call<provproto.InvokeRequest>, callback: Callback<provproto.InvokeResponse>): void {
+    respond(callback, () => this.invoker.invoke(call.request));
   }
 
   check(call: Call<provproto.CheckRequest>, callback: Callback<provproto.CheckResponse>): void {

@@ -23,7 +23,7 @@ func Run(ctx *pulumi.Context) error {
 	// An ADMIN token for a deployment pipeline, limited to listing.
 	pipeline, err := svc.NewAppToken(ctx, "deploy-pipeline", &svc.AppTokenArgs{
 		Description:       pulumi.String(orDefault(conf.Get("pipelineDescription"), "Deployment pipeline")),
-		HashType:          pulumi.String(orDefault(conf.Get("hashType"), "SHA256")),
+		HashType:          svc.HashType(orDefault(conf.Get("hashType"), string(svc.HashTypeSHA256))),
 		SessionPrivileges: pulumi.String("list:*"),
 	})
 	if err != nil {
@@ -33,7 +33,7 @@ func Run(ctx *pulumi.Context) error {
 	// A USER token: the backend exchanges it for short sessions; it can never act as the account admin.
 	backend, err := svc.NewAppToken(ctx, "backend", &svc.AppTokenArgs{
 		Description:     pulumi.String("Backend service"),
-		SessionType:     pulumi.String("USER"),
+		SessionType:     svc.SessionTypeUSER,
 		SessionDuration: pulumi.Int(3600),
 	})
 	if err != nil {
