@@ -51,7 +51,18 @@ func Run(ctx *pulumi.Context) error {
 		return err
 	}
 
+	// Provider functions: look up what exists instead of hard-coding ids per environment. The output forms keep the
+	// schema's secrets secret: the token value read back is a secret output too. (Go names a function whose result
+	// is a resource of the package Lookup<Resource>: getAppToken is LookupAppToken.)
+	pipelineLookup := svc.LookupAppTokenOutput(ctx, svc.LookupAppTokenOutputArgs{Id: pipeline.TokenId})
+	emailCatalog := svc.GetSystemTemplatesOutput(ctx, svc.GetSystemTemplatesOutputArgs{
+		Kind:  svc.TemplateKindEMAIL,
+		Event: pulumi.String("entry.ready"),
+	})
+
 	ctx.Export("pipelineTokenId", pipeline.TokenId)
+	ctx.Export("pipelineTokenLookup", pipelineLookup.Token())
+	ctx.Export("entryReadyEmailSystemName", emailCatalog.Templates().Index(pulumi.Int(0)).SystemName())
 	// A Pulumi secret (the schema marks AppToken.token secret).
 	ctx.Export("pipelineToken", pipeline.Token)
 	ctx.Export("backendTokenId", backend.TokenId)
