@@ -36,6 +36,8 @@ export default defineConfig({
       "test/emulator/persistence.test.ts",
       // Through the engine (a TypeScript program on the plugin).
       "test/functions/nativeEngine.test.ts",
+      // The TypeScript compiler on a program (seconds of CPU).
+      "test/functions/typecheck.test.ts",
       // Chromium.
       "test/browser/browserBundle.test.ts",
       // A real WebRTC peer streaming media (the emulator's optional media stack).
