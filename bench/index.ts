@@ -4,7 +4,7 @@
  * Prints a table (or JSON with --json) and writes the JSON to a file in the OS temp dir, never into the repo.
  * A part that fails is reported as failed; the others still run, and the process then exits non-zero.
  *
- *   node dist/bench/index.js [--only emulator,sdk,provider,reliability] [--sizes 10,50,200,500 | --resources N] [--rounds N]
+ *   node dist/bench/index.js [--only emulator,sdk,provider,reliability,functions] [--sizes 10,50,200,500 | --resources N] [--rounds N]
  *                            [--latency-ms 100] [--latency-resources 200] [--json]
  */
 import { writeFileSync } from "node:fs";
@@ -14,10 +14,11 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { benchEmulator } from "./emulator";
 import { benchProvider, DEFAULT_SIZES, OPERATIONS, type CpuFigures, type ProviderBenchResult } from "./provider";
 import { benchReliability, type ReliabilityResult } from "./reliability";
+import { benchFunctions, type FunctionsBenchResult, renderFunctions } from "./functions";
 import { fmt, table } from "./report";
 import { benchSdk, type SdkBenchResult } from "./sdk";
 
-const PARTS = ["emulator", "sdk", "provider", "reliability"] as const;
+const PARTS = ["emulator", "sdk", "provider", "reliability", "functions"] as const;
 type Part = (typeof PARTS)[number];
 
 type Outcome<T> = { status: "ok"; seconds: number; result: T } | { status: "failed"; seconds: number; error: string } | { status: "skipped" };
@@ -31,6 +32,7 @@ interface BenchReport {
   sdk: Outcome<SdkBenchResult>;
   provider: Outcome<ProviderBenchResult>;
   reliability: Outcome<ReliabilityResult>;
+  functions: Outcome<FunctionsBenchResult>;
 }
 
 const positiveInt = (value: string): number => {
@@ -152,6 +154,7 @@ function render(report: BenchReport): string {
       ].join("\n"),
     ),
   );
+  out.push(section("Provider functions: the cost of an invoke on a warm plugin", report.functions, renderFunctions));
   return out.join("\n\n");
 }
 
@@ -291,6 +294,7 @@ async function main(): Promise<void> {
       }),
     ),
     reliability: await run(only.has("reliability"), "reliability", () => benchReliability({ resources: opts.resources ?? 50 })),
+    functions: await run(only.has("functions"), "functions", () => benchFunctions()),
   };
 
   report.loadAverageAtEnd = load();
