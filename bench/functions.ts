@@ -73,7 +73,13 @@ export async function benchFunctions(invokes = 200): Promise<FunctionsBenchResul
     const viaPlugin = median(await timed(invokes, getAppToken));
     const viaSdk = median(await timed(invokes, direct));
     const catalog = median(await timed(Math.max(10, Math.floor(invokes / 4)), invoke("getSystemTemplates", {})));
-    return { invokes, getAppTokenMs: round(viaPlugin), directGetMs: round(viaSdk), overheadMs: round(viaPlugin - viaSdk), getSystemTemplatesMs: round(catalog) };
+    return {
+      invokes,
+      getAppTokenMs: round(viaPlugin),
+      directGetMs: round(viaSdk),
+      overheadMs: round(viaPlugin - viaSdk),
+      getSystemTemplatesMs: round(catalog),
+    };
   } finally {
     provider?.close();
     if (plugin.exitCode === null) {

@@ -19,7 +19,10 @@ export function fieldTable(definitions: readonly ResourceDefinition[]): Record<s
   return Object.fromEntries(
     definitions.map((definition) => {
       const fields = fieldsOf(definition);
-      return [definition.type, { kind: definition.kind, inputs: fields.inputKeys, outputs: fields.outputKeys, secrets: fields.secrets, deprecated: fields.deprecated }];
+      return [
+        definition.type,
+        { kind: definition.kind, inputs: fields.inputKeys, outputs: fields.outputKeys, secrets: fields.secrets, deprecated: fields.deprecated },
+      ];
     }),
   );
 }

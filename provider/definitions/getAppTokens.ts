@@ -67,17 +67,19 @@ export const adminTokenIds = admins.ids;`,
     const found = await client.appTokens.iterate(filter, { signal: operationSignal(), pageSize: 500 }).toArray();
     const tokens = found
       .filter((t) => descriptionContains === undefined || (t.description ?? "").includes(descriptionContains))
-      .map((t): AppTokenSummary => ({
-        tokenId: t.id,
-        description: t.description ?? "",
-        hashType: t.hashType,
-        sessionType: sessionTypeName(t.sessionType),
-        sessionDuration: t.sessionDuration,
-        sessionPrivileges: t.sessionPrivileges ?? "",
-        status: t.status,
-        expiry: t.expiry,
-        createdAt: t.createdAt,
-      }));
+      .map(
+        (t): AppTokenSummary => ({
+          tokenId: t.id,
+          description: t.description ?? "",
+          hashType: t.hashType,
+          sessionType: sessionTypeName(t.sessionType),
+          sessionDuration: t.sessionDuration,
+          sessionPrivileges: t.sessionPrivileges ?? "",
+          status: t.status,
+          expiry: t.expiry,
+          createdAt: t.createdAt,
+        }),
+      );
     return { ids: tokens.map((t) => t.tokenId), tokens };
   },
 });

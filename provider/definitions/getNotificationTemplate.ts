@@ -81,7 +81,9 @@ export const webhookUrl = webhook.url;`,
 
   async invoke({ id, systemName, kind }) {
     if ((id === undefined) === (systemName === undefined)) {
-      throw new ProviderError(`getNotificationTemplate: expected exactly one of id or systemName; got ${id === undefined ? "neither" : "both"}; nothing was searched`);
+      throw new ProviderError(
+        `getNotificationTemplate: expected exactly one of id or systemName; got ${id === undefined ? "neither" : "both"}; nothing was searched`,
+      );
     }
     const client = clientFor(undefined);
     const signal = operationSignal();

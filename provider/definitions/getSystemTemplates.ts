@@ -71,10 +71,21 @@ export const emailSystemNames = catalog.templates.apply((ts) => ts.map((t) => t.
       listed.push(...objects.map((template) => ({ kind: "EMAIL" as const, template: template as EventNotificationTemplate })));
     }
     const templates = listed
-      .filter(({ template: t }) => (args.event === undefined || eventOf(t) === args.event) && matches(t.eventType, args.eventType) && matches(t.eventObjectType, args.eventObjectType))
+      .filter(
+        ({ template: t }) =>
+          (args.event === undefined || eventOf(t) === args.event) && matches(t.eventType, args.eventType) && matches(t.eventObjectType, args.eventObjectType),
+      )
       .map(
         ({ kind, template: t }): SystemTemplate =>
-          plain({ templateId: t.id, kind, name: t.name, systemName: t.systemName, event: eventOf(t), eventType: t.eventType ?? "", eventObjectType: t.eventObjectType ?? "" }),
+          plain({
+            templateId: t.id,
+            kind,
+            name: t.name,
+            systemName: t.systemName,
+            event: eventOf(t),
+            eventType: t.eventType ?? "",
+            eventObjectType: t.eventObjectType ?? "",
+          }),
       );
     if (templates.length === 0) {
       const filter = Object.entries(args)

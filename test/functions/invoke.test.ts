@@ -74,7 +74,13 @@ describe("getAppToken", () => {
   it("has no value with an app token connection (the platform shows values to the admin only)", async () => {
     const reader = await client.appTokens.add({ description: "reader", hashType: "SHA256", sessionType: 2 });
     const target = await client.appTokens.add({ description: "target", hashType: "SHA256" });
-    await configureWith({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, appTokenId: reader.id, appToken: secret(reader.token), appTokenHashType: "SHA256" });
+    await configureWith({
+      baseUrl: emulator.baseUrl,
+      partnerId: emulator.partnerId,
+      appTokenId: reader.id,
+      appToken: secret(reader.token),
+      appTokenHashType: "SHA256",
+    });
     const result = await invokeRaw("getAppToken", { id: target.id });
     expect(result.tokenId).toBe(target.id);
     expect(result.token).toBeUndefined();

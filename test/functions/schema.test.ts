@@ -6,8 +6,11 @@
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packageSchema } from "../../plugin/schema";
+import { repoRoot } from "../../scripts/engineEnv";
 import { SvcProviderServer } from "../../plugin/server";
 import { SETTINGS } from "../../provider/core/connection";
 import { DEFINITIONS, FUNCTIONS } from "../../provider/definitions";
@@ -60,6 +63,9 @@ describe("the typed schema", () => {
       expect(FIELD_TABLE[type].deprecated).toEqual({ systemTemplateId: SYSTEM_TEMPLATE_ID_DEPRECATION });
     }
     expect(schema.resources["svc:index:HttpNotificationTemplate"]!.inputProperties.event?.deprecationMessage).toBeUndefined();
+    // The generated Python SDK warns (pulumi.log.warn) when a program sets it: the warning of `pulumi preview`.
+    const python = readFileSync(join(repoRoot, "sdk-gen", "python", "pulumi_svc", "http_notification_template.py"), "utf8");
+    expect(python).toContain(`pulumi.log.warn("""system_template_id is deprecated: ${SYSTEM_TEMPLATE_ID_DEPRECATION}""")`);
   });
 
   it("has every function, with the token value a secret output and list results typed", () => {
