@@ -217,7 +217,7 @@ export class EmailNotificationTemplate extends pulumi.CustomResource {
      *
      * Example: `"202"`
      *
-     * @deprecated systemTemplateId is deprecated: a system template's id differs between accounts (dev, prod). Choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
+     * @deprecated A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
      */
     declare public readonly systemTemplateId: pulumi.Output<string | undefined>;
     /**
@@ -447,7 +447,7 @@ export interface EmailNotificationTemplateArgs {
      *
      * Example: `"202"`
      *
-     * @deprecated systemTemplateId is deprecated: a system template's id differs between accounts (dev, prod). Choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
+     * @deprecated A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
      */
     systemTemplateId?: pulumi.Input<string | undefined>;
     /**

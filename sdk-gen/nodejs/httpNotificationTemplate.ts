@@ -168,7 +168,7 @@ export class HttpNotificationTemplate extends pulumi.CustomResource {
      *
      * Example: `"1001"`
      *
-     * @deprecated systemTemplateId is deprecated: a system template's id differs between accounts (dev, prod). Choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
+     * @deprecated A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
      */
     declare public readonly systemTemplateId: pulumi.Output<string | undefined>;
     /**
@@ -333,7 +333,7 @@ export interface HttpNotificationTemplateArgs {
      *
      * Example: `"1001"`
      *
-     * @deprecated systemTemplateId is deprecated: a system template's id differs between accounts (dev, prod). Choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
+     * @deprecated A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
      */
     systemTemplateId?: pulumi.Input<string | undefined>;
     /**

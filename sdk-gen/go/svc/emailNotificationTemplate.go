@@ -122,7 +122,7 @@ type EmailNotificationTemplate struct {
 	//
 	// Example: `"202"`
 	//
-	// Deprecated: systemTemplateId is deprecated: a system template's id differs between accounts (dev, prod). Choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
+	// Deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
 	SystemTemplateId pulumi.StringPtrOutput `pulumi:"systemTemplateId"`
 	// The system email template to clone, by its system name. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
@@ -294,7 +294,7 @@ type emailNotificationTemplateArgs struct {
 	//
 	// Example: `"202"`
 	//
-	// Deprecated: systemTemplateId is deprecated: a system template's id differs between accounts (dev, prod). Choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
+	// Deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
 	SystemTemplateId *string `pulumi:"systemTemplateId"`
 	// The system email template to clone, by its system name. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
@@ -380,7 +380,7 @@ type EmailNotificationTemplateArgs struct {
 	//
 	// Example: `"202"`
 	//
-	// Deprecated: systemTemplateId is deprecated: a system template's id differs between accounts (dev, prod). Choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
+	// Deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
 	SystemTemplateId pulumi.StringPtrInput
 	// The system email template to clone, by its system name. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
@@ -644,7 +644,7 @@ func (o EmailNotificationTemplateOutput) SystemName() pulumi.StringPtrOutput {
 //
 // Example: `"202"`
 //
-// Deprecated: systemTemplateId is deprecated: a system template's id differs between accounts (dev, prod). Choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
+// Deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
 func (o EmailNotificationTemplateOutput) SystemTemplateId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *EmailNotificationTemplate) pulumi.StringPtrOutput { return v.SystemTemplateId }).(pulumi.StringPtrOutput)
 }

@@ -94,7 +94,7 @@ type HttpNotificationTemplate struct {
 	//
 	// Example: `"1001"`
 	//
-	// Deprecated: systemTemplateId is deprecated: a system template's id differs between accounts (dev, prod). Choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
+	// Deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
 	SystemTemplateId pulumi.StringPtrOutput `pulumi:"systemTemplateId"`
 	// The system template to clone, by its system name. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
@@ -233,7 +233,7 @@ type httpNotificationTemplateArgs struct {
 	//
 	// Example: `"1001"`
 	//
-	// Deprecated: systemTemplateId is deprecated: a system template's id differs between accounts (dev, prod). Choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
+	// Deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
 	SystemTemplateId *string `pulumi:"systemTemplateId"`
 	// The system template to clone, by its system name. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
@@ -291,7 +291,7 @@ type HttpNotificationTemplateArgs struct {
 	//
 	// Example: `"1001"`
 	//
-	// Deprecated: systemTemplateId is deprecated: a system template's id differs between accounts (dev, prod). Choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
+	// Deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
 	SystemTemplateId pulumi.StringPtrInput
 	// The system template to clone, by its system name. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
@@ -506,7 +506,7 @@ func (o HttpNotificationTemplateOutput) SystemName() pulumi.StringPtrOutput {
 //
 // Example: `"1001"`
 //
-// Deprecated: systemTemplateId is deprecated: a system template's id differs between accounts (dev, prod). Choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
+// Deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
 func (o HttpNotificationTemplateOutput) SystemTemplateId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *HttpNotificationTemplate) pulumi.StringPtrOutput { return v.SystemTemplateId }).(pulumi.StringPtrOutput)
 }

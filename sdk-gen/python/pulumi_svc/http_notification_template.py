@@ -107,8 +107,8 @@ class HttpNotificationTemplateArgs:
         if system_name is not None:
             pulumi.set(__self__, "system_name", system_name)
         if system_template_id is not None:
-            warnings.warn("""systemTemplateId is deprecated: a system template's id differs between accounts (dev, prod). Choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).""", DeprecationWarning)
-            pulumi.log.warn("""system_template_id is deprecated: systemTemplateId is deprecated: a system template's id differs between accounts (dev, prod). Choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).""")
+            warnings.warn("""A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).""", DeprecationWarning)
+            pulumi.log.warn("""system_template_id is deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).""")
         if system_template_id is not None:
             pulumi.set(__self__, "system_template_id", system_template_id)
         if system_template_name is not None:
@@ -270,7 +270,7 @@ class HttpNotificationTemplateArgs:
 
     @_builtins.property
     @pulumi.getter(name="systemTemplateId")
-    @_utilities.deprecated("""systemTemplateId is deprecated: a system template's id differs between accounts (dev, prod). Choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).""")
+    @_utilities.deprecated("""A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).""")
     def system_template_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         The system template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
@@ -677,7 +677,7 @@ class HttpNotificationTemplate(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="systemTemplateId")
-    @_utilities.deprecated("""systemTemplateId is deprecated: a system template's id differs between accounts (dev, prod). Choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).""")
+    @_utilities.deprecated("""A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).""")
     def system_template_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The system template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
