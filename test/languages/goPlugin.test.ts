@@ -68,7 +68,8 @@ describe("examples/go on the plugin (Automation API)", () => {
     expect((await p.client.appTokens.get(replacedId)).hashType).toBe("SHA512");
     await expect(p.client.appTokens.get(outputs.pipelineTokenId)).rejects.toMatchObject({ code: "APP_TOKEN_ID_NOT_FOUND" });
     await expectEnumTypoRefused(p, "SHA512", () => p.exec(example, ["preview"]));
-    // In the program itself, the generated enum constants make a typo a compile error.
+    // In the program itself, the generated enum constants make a typo a compile error (the valid ones, such as
+    // svc.HashTypeSHA1 in goplugin/main.go, compile in the builds above).
     await expect(p.exec("go", ["build", "-tags", "enumtypo", "-o", join(p.tmp, "typo"), "."], join(repoRoot, "test", "languages", "goplugin"))).rejects.toThrow(
       /undefined: svc\.HashTypeSHA265/,
     );
