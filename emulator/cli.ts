@@ -5,12 +5,14 @@
  *   svc-emulator trigger entry.added [--object '{...}']            fire an event on a running emulator
  *   svc-emulator deliveries [--template-id 1001]                   print the delivery log
  * Every option falls back to an SVC_EMULATOR_* environment variable.
+ * `start` loads the emulator (./index) only when it runs: the emulator's packages are optional peer dependencies,
+ * and the other commands (which only talk to a running emulator) work without them.
  */
 import { Command, Option } from "commander";
 import { request } from "undici";
 import { EVENT_KEYS } from "./events/catalog";
-import { startEmulator } from "./index";
 import { stripUserinfo } from "../contract/urlUserinfo";
+import { isLoopbackAddress } from "./middleware/loopbackAddress";
 
 const DEFAULT_PORT = 4010;
 const env = process.env;
@@ -105,14 +107,27 @@ program
       .argParser(num("--smtp-port"))
       .default(0),
   )
+  .addOption(
+    new Option("--smtp-host <host>", "interface of the mail sink, which has no authentication (default 127.0.0.1, whatever --host says)").env(
+      "SVC_EMULATOR_SMTP_HOST",
+    ),
+  )
+  .addOption(
+    new Option("--max-body-bytes <n>", "largest api_v3 request body read; larger ones are answered 413 (default 4 MiB)")
+      .env("SVC_EMULATOR_MAX_BODY_BYTES")
+      .argParser(num("--max-body-bytes")),
+  )
   .option("--json", "print one JSON line with the URLs and credentials instead of the banner")
   .option("--quiet", "no log lines")
   .action(async (o) => {
+    // Loaded here, not at the top: without the emulator's packages this fails with the command that installs them.
+    const { startEmulator } = require("./index") as typeof import("./index");
     const emu = await startEmulator({
       port: o.port,
       host: o.host,
       turnPort: o.turnPort,
-      smtp: { port: o.smtpPort },
+      smtp: { port: o.smtpPort, ...(o.smtpHost ? { host: o.smtpHost } : {}) },
+      ...(o.maxBodyBytes !== undefined ? { maxApiBodyBytes: o.maxBodyBytes } : {}),
       ...(o.controlToken ? { controlToken: o.controlToken } : {}),
       ...(o.corsOrigin
         ? {
@@ -170,7 +185,7 @@ program
           info.turnUrl
             ? `  avatar TURN   ${info.turnUrl}   (per-session credentials from init-client)`
             : "  avatar media  off: npm install werift node-turn (optional packages) for WHEP and TURN",
-          `  mail sink     ${info.smtpUrl}   (email templates deliver here; see GET /_emulator/mailbox)`,
+          `  mail sink     ${info.smtpUrl}   (email templates deliver here; see GET /_emulator/mailbox)${o.smtpHost && !isLoopbackAddress(o.smtpHost) ? "   (no authentication: open to other machines)" : ""}`,
           `  state         ${o.state ?? "in memory (lost on exit)"}`,
           "To point Pulumi stacks and the sdk at it (the provider reads these when svc:* config is not set):",
           `  export SVC_BASE_URL=${info.baseUrl} SVC_PARTNER_ID=${info.partnerId} SVC_ADMIN_SECRET=${info.adminSecret}`,

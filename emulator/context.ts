@@ -9,7 +9,8 @@ import { Deliverer } from "./events/deliverer";
 import { EmailDeliverer } from "./events/emailDeliverer";
 import { EmailNotifier } from "./events/emailNotifier";
 import { EventNotifier } from "./events/notifier";
-import { SmtpSink } from "./mail/smtpSink";
+import { SmtpSink, type SmtpSinkConfig } from "./mail/smtpSink";
+import { MAX_BODY_BYTES } from "./middleware/bodyLimits";
 import { accessPolicy, type AccessPolicy } from "./middleware/controlAccess";
 import { FaultController, type FaultConfig } from "./middleware/faults";
 import { SessionManager } from "./sessions/sessionManager";
@@ -30,8 +31,13 @@ export interface EmulatorOptions {
   faults?: FaultConfig;
   /** Webhook and email delivery: attempts, backoff, per-attempt timeout. */
   delivery?: Partial<DeliveryOptions>;
-  /** Where the mail sink (SMTP) listens; default 127.0.0.1, port 0 (any free one). It starts with startEmulator, or on the first email. */
-  smtp?: { host?: string; port?: number };
+  /**
+   * The mail sink (SMTP): where it listens (default 127.0.0.1, whatever `host` says: it has no authentication; port 0,
+   * any free one) and the largest message it takes (default 5 MiB). It starts with startEmulator, or on the first email.
+   */
+  smtp?: SmtpSinkConfig;
+  /** The largest api_v3 request body read (bytes); larger ones are refused with 413. Default MAX_BODY_BYTES.apiV3 (4 MiB). */
+  maxApiBodyBytes?: number;
   /** No log lines on stdout. */
   quiet?: boolean;
   /** Milliseconds clock; injectable for tests of expiry. */
@@ -60,6 +66,8 @@ export interface EmulatorContext {
   stats: RequestStats;
   /** Who may use the control API and which origins CORS admits (loopback: open and `*`). */
   access: AccessPolicy;
+  /** The api_v3 body cap in bytes (413 above it). */
+  maxApiBodyBytes: number;
   log(line: string): void;
   /** Adds another account (control API), for tests that need a second partner. */
   createPartner(adminSecret?: string): PartnerRow;
@@ -77,7 +85,7 @@ export function createEmulatorContext(opts: EmulatorOptions = {}): EmulatorConte
   const deliverer = new Deliverer(store, now, opts.delivery, log);
   const faults = new FaultController(opts.faults);
   const sink = new SmtpSink(faults, now);
-  sink.configure(opts.smtp?.host ?? "127.0.0.1", opts.smtp?.port ?? 0);
+  sink.configure(opts.smtp ?? {});
   const emailLog = new EmailDeliveryStore(store.db);
   const emailDeliverer = new EmailDeliverer(emailLog, sink, now, opts.delivery, log);
   const ctx: EmulatorContext = {
@@ -92,6 +100,7 @@ export function createEmulatorContext(opts: EmulatorOptions = {}): EmulatorConte
     faults,
     stats: new RequestStats(),
     access: accessPolicy({ host: opts.host, controlToken: opts.controlToken, corsOrigins: opts.corsOrigins }),
+    maxApiBodyBytes: apiBodyCapOf(opts.maxApiBodyBytes),
     log,
     createPartner(adminSecret = randomBytes(16).toString("hex")) {
       let id = randomInt(100_000, 1_000_000);
@@ -110,6 +119,12 @@ export function createEmulatorContext(opts: EmulatorOptions = {}): EmulatorConte
   deliverer.resumePending();
   emailDeliverer.resumePending();
   return ctx;
+}
+
+function apiBodyCapOf(value: number | undefined): number {
+  if (value === undefined) return MAX_BODY_BYTES.apiV3;
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`maxApiBodyBytes: expected a positive whole number of bytes, got ${value}`);
+  return value;
 }
 
 /** The seeded account: from options, else the one persisted in the state file, else a new one. */

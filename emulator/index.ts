@@ -2,6 +2,8 @@
  * startEmulator(opts): the platform on localhost (api_v3, control API, and the avatar APIs once mounted).
  * createEmulatorApp(ctx) gives the bare Hono app for `app.request` tests without a socket.
  */
+// First, before anything that loads hono, smtp-server, ...: says what to install when they are missing.
+import "./emulatorPackagesCheck";
 import { serve, type ServerType } from "@hono/node-server";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,6 +11,7 @@ import type { Hono } from "hono";
 import { createEmulatorApp } from "./app";
 import { avatarStateOf } from "./avatar";
 import { createEmulatorContext, type EmulatorContext, type EmulatorOptions } from "./context";
+import { DEFAULT_SMTP_HOST } from "./mail/smtpSink";
 import { isInstalled } from "./optionalPackages";
 
 export { createEmulatorApp, platformServices } from "./app";
@@ -51,7 +54,8 @@ export interface RunningEmulator {
 
 export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<RunningEmulator> {
   const host = opts.host ?? "127.0.0.1";
-  const ctx = createEmulatorContext({ ...opts, smtp: { host, ...opts.smtp } });
+  // The mail sink keeps its own host (loopback by default): `host` opens the HTTP server only.
+  const ctx = createEmulatorContext(opts);
   const app = createEmulatorApp(ctx);
   let server: ServerType;
   const port = await new Promise<number>((resolve, reject) => {
@@ -73,7 +77,8 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
     await new Promise<void>((resolve) => http.close(() => resolve()));
     await avatarMedia.close();
     await ctx.close();
-    throw new Error(`the mail sink could not listen on ${host}:${opts.smtp?.port ?? 0}: ${(err as { code?: string }).code ?? err.message}`);
+    const where = `${opts.smtp?.host ?? DEFAULT_SMTP_HOST}:${opts.smtp?.port ?? 0}`;
+    throw new Error(`the mail sink could not listen on ${where}: ${(err as { code?: string }).code ?? err.message}`);
   });
   let closing: Promise<void> | undefined;
   return {

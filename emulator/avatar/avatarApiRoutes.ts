@@ -18,7 +18,8 @@ import {
 } from "../../contract/avatar";
 import type { AvatarEmulatorContext, AvatarRouteOptions } from "./context";
 import { avatarErrorHandler, badRequest, forbidden, gone, notFound, unauthorized, AvatarHttpError } from "./errors";
-import { AVATAR_CORS, describeIssues, jsonBody, pathnameOf } from "./http";
+import { MAX_AUDIO_BYTES, MAX_BODY_BYTES } from "../middleware/bodyLimits";
+import { AVATAR_CORS, avatarBodyLimit, describeIssues, jsonBody, pathnameOf } from "./http";
 import { signSessionJwt, verifySessionJwt } from "./jwt";
 import { credentialOf, enforceUriRestrict, verifyKs } from "./ksAuth";
 import { isMp3At44100 } from "./mp3";
@@ -27,13 +28,15 @@ import { avatarStateOf, type AvatarEmulatorState } from "./state";
 import { createWhepRoutes } from "./whepRoutes";
 
 const SESSION_PREFIX = "/v1/avatar-session";
-const MAX_AUDIO_BYTES = 10 * 1024 * 1024;
 
 export function createAvatarApiRoutes(ctx: AvatarEmulatorContext, options: AvatarRouteOptions = {}): Hono {
   const state = avatarStateOf(ctx, options);
   const app = new Hono();
   app.use("*", cors({ ...AVATAR_CORS, origin: ctx.access?.corsOrigin ?? AVATAR_CORS.origin }));
   app.onError(avatarErrorHandler);
+  // Every body is capped while it streams in (413): JSON calls at one size, say-audio's MP3 upload at another.
+  const jsonLimit = avatarBodyLimit(MAX_BODY_BYTES.avatarJson, "the avatar API's JSON calls");
+  const audioLimit = avatarBodyLimit(MAX_BODY_BYTES.sayAudio, "say-audio");
 
   const create = async (c: Context) => {
     const info = await verifyKs(ctx, credentialOf(c, "KS"));
@@ -56,10 +59,10 @@ export function createAvatarApiRoutes(ctx: AvatarEmulatorContext, options: Avata
     );
     return c.json({ success: true, sessionId: record.id, token } satisfies CreateSessionResponse);
   };
-  app.post(SESSION_PREFIX, create);
-  app.post(`${SESSION_PREFIX}/create`, create);
+  app.post(SESSION_PREFIX, jsonLimit, create);
+  app.post(`${SESSION_PREFIX}/create`, jsonLimit, create);
 
-  app.post(`${SESSION_PREFIX}/:id/init-client`, async (c) => {
+  app.post(`${SESSION_PREFIX}/:id/init-client`, jsonLimit, async (c) => {
     const record = await authorize(state, c, "init-client");
     await jsonBody(c, EmptyRequest);
     const base = apiRootOf(c);
@@ -69,13 +72,13 @@ export function createAvatarApiRoutes(ctx: AvatarEmulatorContext, options: Avata
     return c.json(body);
   });
 
-  app.post(`${SESSION_PREFIX}/:id/keep-alive`, async (c) => {
+  app.post(`${SESSION_PREFIX}/:id/keep-alive`, jsonLimit, async (c) => {
     const record = await authorize(state, c, "keep-alive");
     state.sessions.keepAlive(record);
     return c.json({ success: true });
   });
 
-  app.post(`${SESSION_PREFIX}/:id/say-text`, async (c) => {
+  app.post(`${SESSION_PREFIX}/:id/say-text`, jsonLimit, async (c) => {
     const record = await authorize(state, c, "say-text");
     const body = await jsonBody(c, SayTextRequest);
     const turnId = body.turnId ?? randomUUID();
@@ -83,7 +86,7 @@ export function createAvatarApiRoutes(ctx: AvatarEmulatorContext, options: Avata
     return c.json({ success: true, turnId, durationMs } satisfies SayResponse);
   });
 
-  app.post(`${SESSION_PREFIX}/:id/say-audio`, async (c) => {
+  app.post(`${SESSION_PREFIX}/:id/say-audio`, audioLimit, async (c) => {
     const record = await authorize(state, c, "say-audio");
     if (!(c.req.header("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
       throw new AvatarHttpError(415, "say-audio takes multipart/form-data with turnId, duration and audio");
@@ -101,14 +104,14 @@ export function createAvatarApiRoutes(ctx: AvatarEmulatorContext, options: Avata
     return c.json({ success: true, turnId: fields.data.turnId, durationMs } satisfies SayResponse);
   });
 
-  app.post(`${SESSION_PREFIX}/:id/interrupt`, async (c) => {
+  app.post(`${SESSION_PREFIX}/:id/interrupt`, jsonLimit, async (c) => {
     const record = await authorize(state, c, "interrupt");
     await jsonBody(c, EmptyRequest);
     const interrupted = state.sessions.stopSpeech(record);
     return c.json({ success: true, interrupted });
   });
 
-  app.post(`${SESSION_PREFIX}/:id/end`, async (c) => {
+  app.post(`${SESSION_PREFIX}/:id/end`, jsonLimit, async (c) => {
     const record = await authorize(state, c, "end");
     await jsonBody(c, EmptyRequest);
     state.sessions.end(record, "client");

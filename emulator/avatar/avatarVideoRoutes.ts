@@ -16,7 +16,8 @@ import {
 } from "../../contract/avatar";
 import type { AvatarEmulatorContext, AvatarKsInfo, AvatarRouteOptions } from "./context";
 import { avatarErrorHandler, forbidden } from "./errors";
-import { AVATAR_CORS, jsonBody, pathnameOf } from "./http";
+import { MAX_BODY_BYTES } from "../middleware/bodyLimits";
+import { AVATAR_CORS, avatarBodyLimit, jsonBody, pathnameOf } from "./http";
 import { credentialOf, enforceUriRestrict, verifyKs } from "./ksAuth";
 import { avatarStateOf } from "./state";
 
@@ -27,6 +28,8 @@ export function createAvatarVideoRoutes(ctx: AvatarEmulatorContext, options: Ava
   const app = new Hono();
   app.use("*", cors({ ...AVATAR_CORS, origin: ctx.access?.corsOrigin ?? AVATAR_CORS.origin }));
   app.onError(avatarErrorHandler);
+  // Every route here takes a small JSON body: capped while it streams in (413).
+  app.use("*", avatarBodyLimit(MAX_BODY_BYTES.avatarJson, "the avatar video API"));
 
   const authenticate = async (c: Context): Promise<AvatarKsInfo> => {
     const info = await verifyKs(ctx, credentialOf(c, "Bearer"));

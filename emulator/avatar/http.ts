@@ -1,8 +1,9 @@
 /** Small request helpers shared by the avatar routers. */
 import { describeIssues as describeContractIssues } from "../../contract/issues";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
-import { badRequest } from "./errors";
+import { limitBody } from "../middleware/bodyLimits";
+import { AvatarHttpError, badRequest } from "./errors";
 
 /** CORS for the browser library: any origin, the Authorization header, and Location readable (WHEP). */
 export const AVATAR_CORS = {
@@ -12,6 +13,11 @@ export const AVATAR_CORS = {
   exposeHeaders: ["Location"],
   maxAge: 600,
 };
+
+/** Refuses bodies over `maxBytes` while they stream in: 413 in the avatar APIs' error shape. */
+export function avatarBodyLimit(maxBytes: number, what: string): MiddlewareHandler {
+  return limitBody(maxBytes, what, (message) => new AvatarHttpError(413, message));
+}
 
 /** Parse the JSON body (empty body = `{}`) with a contract schema; 400 naming the field on failure. */
 export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {

@@ -7,7 +7,8 @@
  */
 import { Hono } from "hono";
 import { avatarErrorHandler, AvatarHttpError, badRequest, notFound } from "./errors";
-import { pathnameOf } from "./http";
+import { MAX_BODY_BYTES } from "../middleware/bodyLimits";
+import { avatarBodyLimit, pathnameOf } from "./http";
 import type { AvatarEmulatorState } from "./state";
 
 export function isSdpOffer(text: string): boolean {
@@ -17,6 +18,7 @@ export function isSdpOffer(text: string): boolean {
 export function createWhepRoutes(state: AvatarEmulatorState): Hono {
   const app = new Hono();
   app.onError(avatarErrorHandler);
+  app.use("*", avatarBodyLimit(MAX_BODY_BYTES.whepOffer, "WHEP offers"));
 
   app.post("/:streamKey", async (c) => {
     const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();

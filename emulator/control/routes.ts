@@ -11,6 +11,7 @@ import type { EmulatorContext } from "../context";
 import { HttpError } from "../errors";
 import { createEmailControlRoutes } from "./emailRoutes";
 import { EVENT_KEYS, isEventKey, sampleObject } from "../events/catalog";
+import { limitBody, MAX_BODY_BYTES } from "../middleware/bodyLimits";
 import { FaultConfig } from "../middleware/faults";
 import { featuresOf, PARTNER_FEATURES, setFeature } from "../platform/partnerFeatures";
 import type { DeliveryRow } from "../store/store";
@@ -59,6 +60,7 @@ export function deliveryView(d: DeliveryRow): Record<string, unknown> {
 
 export function createControlRoutes(ctx: EmulatorContext): Hono {
   const app = new Hono();
+  app.use("*", limitBody(MAX_BODY_BYTES.control, "the control API"));
 
   app.get("/health", (c) => c.json({ ok: true }));
 

@@ -4,7 +4,24 @@
  * quoted-printable and base64 bodies, RFC 2047 encoded words in headers, and multipart/alternative or /mixed
  * (the first text/plain and text/html parts). Written here rather than taking a MIME parser dependency: the sink
  * only reads what the emulator's own sender wrote, and the decoder is independent code from that sender.
+ * Multipart nesting is bounded (MAX_MIME_DEPTH): a deeper message is refused with MimeDepthError rather than
+ * recursing as deep as the sender likes.
  */
+
+/**
+ * Multipart containers nested in one another, at most. Mail libraries write two or three (mixed > related >
+ * alternative); ten leaves room for forwarded messages and keeps the decoder's recursion (and its re-splitting of
+ * the body at every level) bounded.
+ */
+export const MAX_MIME_DEPTH = 10;
+
+export class MimeDepthError extends Error {
+  constructor() {
+    super(`MIME parts nested deeper than ${MAX_MIME_DEPTH} levels of multipart`);
+    this.name = "MimeDepthError";
+  }
+}
+
 export interface ParsedMessage {
   /** Header names lowercased; a repeated header's values joined with ", ". */
   headers: Record<string, string>;
@@ -32,7 +49,7 @@ export function parseMessage(raw: Buffer | string): ParsedMessage {
     messageId: headers["message-id"] ?? "",
     priority: headers["x-priority"] ?? "",
   };
-  collectBodies(headers, body, parsed);
+  collectBodies(headers, body, parsed, 0);
   return parsed;
 }
 
@@ -52,16 +69,18 @@ function splitEntity(entity: string): { headers: Record<string, string>; body: s
   return { headers, body };
 }
 
-function collectBodies(headers: Record<string, string>, body: string, out: ParsedMessage): void {
+/** `depth`: how many multipart containers enclose this entity. */
+function collectBodies(headers: Record<string, string>, body: string, out: ParsedMessage, depth: number): void {
   const type = (headers["content-type"] ?? "text/plain").toLowerCase();
   if (type.startsWith("multipart/")) {
+    if (depth >= MAX_MIME_DEPTH) throw new MimeDepthError();
     const boundary = /boundary="?([^";]+)"?/i.exec(headers["content-type"] ?? "")?.[1];
     if (!boundary) return;
     const parts = body.split(`--${boundary}`).slice(1);
     for (const part of parts) {
       if (part.startsWith("--")) break;
       const entity = splitEntity(part.replace(/^\r?\n/, ""));
-      collectBodies(entity.headers, entity.body, out);
+      collectBodies(entity.headers, entity.body, out, depth + 1);
     }
     return;
   }

@@ -7,15 +7,20 @@
  *   commitThenError → kept, then answered 451; commitThenDrop → kept, then the connection closed;
  *   slow → kept, answered `slowMs` late. A sender that retries after a kept-then-failed message delivers it twice,
  *   as it would to a real mail server.
+ * It has no authentication, so it listens on 127.0.0.1 unless told otherwise (its own host option, not the HTTP
+ * server's). A message is size-checked as it streams in (smtp-server's `size` and the stream's `sizeExceeded`):
+ * past the cap nothing more is kept and the answer is 552; a message nested deeper than MAX_MIME_DEPTH is 554.
  */
 import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { FaultController } from "../middleware/faults";
-import { type ParsedMessage, parseMessage } from "./mimeMessage";
+import { MimeDepthError, type ParsedMessage, parseMessage } from "./mimeMessage";
 
 export const SMTP_FAULT_PATH = "/smtp/data";
-/** Largest message the sink takes (bytes). */
-const MAX_SIZE = 5 * 1024 * 1024;
+/** Largest message the sink takes (bytes), unless configured otherwise. */
+export const MAX_MESSAGE_BYTES = 5 * 1024 * 1024;
+/** Where the sink listens unless told otherwise: it has no authentication. */
+export const DEFAULT_SMTP_HOST = "127.0.0.1";
 /** Messages kept in the mailbox; older ones are dropped first. */
 const MAX_MESSAGES = 1_000;
 
@@ -27,21 +32,36 @@ export interface ReceivedMessage extends ParsedMessage {
   size: number;
 }
 
+export interface SmtpSinkConfig {
+  /** Default DEFAULT_SMTP_HOST (loopback). */
+  host?: string;
+  /** 0 (default): any free port. */
+  port?: number;
+  /** Default MAX_MESSAGE_BYTES. */
+  maxMessageBytes?: number;
+}
+
+type DataCallback = (err?: Error | null, message?: string) => void;
+
 export class SmtpSink {
   private server: SMTPServer | undefined;
   private listening: Promise<AddressInfo> | undefined;
   private readonly messages: ReceivedMessage[] = [];
   private nextId = 1;
-  private config: { host: string; port: number } = { host: "127.0.0.1", port: 0 };
+  private config: Required<SmtpSinkConfig> = { host: DEFAULT_SMTP_HOST, port: 0, maxMessageBytes: MAX_MESSAGE_BYTES };
 
   constructor(
     private readonly faults: FaultController,
     private readonly now: () => number,
   ) {}
 
-  /** Where start() listens; call before the first start (the emulator's `--smtp-port`). */
-  configure(host: string, port: number): void {
-    this.config = { host, port };
+  /** Where start() listens and what it takes; call before the first start (the emulator's `--smtp-host`, `--smtp-port`). */
+  configure(config: SmtpSinkConfig): void {
+    const maxMessageBytes = config.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    if (!Number.isSafeInteger(maxMessageBytes) || maxMessageBytes < 1) {
+      throw new Error(`smtp.maxMessageBytes: expected a positive whole number of bytes, got ${maxMessageBytes}`);
+    }
+    this.config = { host: config.host ?? DEFAULT_SMTP_HOST, port: config.port ?? 0, maxMessageBytes };
   }
 
   /** Starts the server once (later calls return the same address). */
@@ -51,7 +71,7 @@ export class SmtpSink {
         authOptional: true,
         disabledCommands: ["AUTH", "STARTTLS"],
         banner: "svc-emulator mail sink",
-        size: MAX_SIZE,
+        size: this.config.maxMessageBytes,
         logger: false,
         onData: (stream, session, callback) => this.receive(stream, session, callback),
       });
@@ -84,16 +104,38 @@ export class SmtpSink {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  private receive(stream: SMTPServerDataStream, session: SMTPServerSession, callback: (err?: Error | null, message?: string) => void): void {
-    const chunks: Buffer[] = [];
-    stream.on("data", (c: Buffer) => chunks.push(c));
+  /**
+   * Keeps the message's chunks only while it is within the cap. Once smtp-server marks the stream `sizeExceeded`
+   * the chunks are let go and the answer is given at once (smtp-server drains the rest and replies 552).
+   */
+  receive(stream: SMTPServerDataStream, session: SMTPServerSession, callback: DataCallback): void {
+    const tooLarge = () => smtpError(552, `5.3.4 message larger than ${this.config.maxMessageBytes} bytes`);
+    let chunks: Buffer[] = [];
+    let refused = false;
+    stream.on("data", (c: Buffer) => {
+      if (refused) return;
+      if (stream.sizeExceeded === true) {
+        refused = true;
+        chunks = [];
+        return callback(tooLarge());
+      }
+      chunks.push(c);
+    });
     stream.on("end", () => {
-      void this.answer(Buffer.concat(chunks), stream.sizeExceeded === true, session, callback);
+      if (refused) return;
+      if (stream.sizeExceeded === true) return callback(tooLarge());
+      this.answer(Buffer.concat(chunks), session, callback).catch((err: Error) => callback(smtpError(451, `4.3.0 ${err.message}`)));
     });
   }
 
-  private async answer(raw: Buffer, tooBig: boolean, session: SMTPServerSession, callback: (err?: Error | null, message?: string) => void): Promise<void> {
-    if (tooBig) return callback(smtpError(552, "5.3.4 message too big"));
+  private async answer(raw: Buffer, session: SMTPServerSession, callback: DataCallback): Promise<void> {
+    let parsed: ParsedMessage;
+    try {
+      parsed = parseMessage(raw);
+    } catch (err) {
+      if (err instanceof MimeDepthError) return callback(smtpError(554, `5.6.0 message refused: ${err.message} (the mail sink's limit)`));
+      throw err;
+    }
     if (this.faults.latencyMs > 0) await sleep(this.faults.latencyMs);
     const kind = this.faults.decide(SMTP_FAULT_PATH);
     switch (kind) {
@@ -105,7 +147,7 @@ export class SmtpSink {
         return this.drop(session);
       default:
     }
-    const message = this.keep(raw, session);
+    const message = this.keep(raw, parsed, session);
     switch (kind) {
       case "commitThenError":
         return callback(smtpError(451, "4.3.0 injected error after the message was kept"));
@@ -119,12 +161,12 @@ export class SmtpSink {
     }
   }
 
-  private keep(raw: Buffer, session: SMTPServerSession): ReceivedMessage {
+  private keep(raw: Buffer, parsed: ParsedMessage, session: SMTPServerSession): ReceivedMessage {
     const envelope = {
       from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
       to: session.envelope.rcptTo.map((r) => r.address),
     };
-    const message: ReceivedMessage = { id: this.nextId++, receivedAtMs: this.now(), envelope, size: raw.length, ...parseMessage(raw) };
+    const message: ReceivedMessage = { id: this.nextId++, receivedAtMs: this.now(), envelope, size: raw.length, ...parsed };
     this.messages.push(message);
     if (this.messages.length > MAX_MESSAGES) this.messages.shift();
     return message;

@@ -110,4 +110,18 @@ describe("svc-emulator CLI", () => {
     expect(log.stdout).toMatch(new RegExp(`template ${t.id} job \\d+ entry.deleted -> ops@example.com "An entry was deleted: old clip": delivered \\[250\\]`));
     expect(log.stdout).toContain("    Entry: old clip (0_gone)");
   }, 30_000);
+
+  it("--host 0.0.0.0 leaves the mail sink on loopback; --max-body-bytes caps api_v3 bodies (413)", async () => {
+    const open = await spawnCli(cli, ["--host", "0.0.0.0", "--control-token", "cli-control-token-0123456789", "--max-body-bytes", "1024"]);
+    try {
+      expect(open.info.baseUrl).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/api_v3$/);
+      expect(open.info.smtpUrl).toMatch(/^smtp:\/\/127\.0\.0\.1:\d+$/);
+      const port = new URL(open.info.baseUrl).port;
+      const res = await fetch(`http://127.0.0.1:${port}/api_v3/service/session/action/start`, { method: "POST", body: `format=1&pad=${"x".repeat(1100)}` });
+      expect(res.status).toBe(413);
+      expect(((await res.json()) as { error: string }).error).toMatch(/^request body larger than 1024 bytes/);
+    } finally {
+      await killHard(open);
+    }
+  }, 60_000);
 });

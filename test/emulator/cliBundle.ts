@@ -14,6 +14,9 @@ export async function bundleCli(dir: string): Promise<string> {
     target: "node22",
     outfile,
     external: ["node:sqlite"],
+    // The bundle runs from a temp folder: the emulator's package check (require.resolve of its optional peer
+    // dependencies) looks in the repo's node_modules, as it looks in a user's when installed.
+    banner: { js: `module.paths.push(${JSON.stringify(join(__dirname, "../../node_modules"))});` },
     logLevel: "error",
   });
   return outfile;

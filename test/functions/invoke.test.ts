@@ -38,11 +38,12 @@ async function invokeRaw(name: string, args: Record<string, unknown>): Promise<R
   return (response.getReturn()?.toJavaScript() ?? {}) as Record<string, unknown>;
 }
 
-/** The error message of an invoke that fails. */
-async function invokeError(name: string, args: Record<string, unknown>): Promise<string> {
+/** The error message of an invoke that fails (UNKNOWN: the lookup's error; `code` to expect another). */
+async function invokeError(name: string, args: Record<string, unknown>, code = 2): Promise<string> {
   try {
     await invokeRaw(name, args);
   } catch (error) {
+    expect((error as { code: number }).code).toBe(code);
     return (error as { details: string }).details;
   }
   throw new Error(`${name} did not fail`);
@@ -195,8 +196,8 @@ describe("getSystemTemplates", () => {
 });
 
 describe("Invoke of an unknown function", () => {
-  it("names the functions the plugin serves", async () => {
-    expect(await invokeError("getNothing", {})).toBe(
+  it("is UNIMPLEMENTED, naming the functions the plugin serves", async () => {
+    expect(await invokeError("getNothing", {}, 12)).toBe(
       "unknown function svc:index:getNothing; this plugin serves svc:index:getAppToken, svc:index:getAppTokens, svc:index:getNotificationTemplate, svc:index:getSystemTemplates",
     );
   });

@@ -1,12 +1,15 @@
 /**
  * The package as a user meets it. `npm pack` (prepack builds it), then the tarball installed with `npm install`
  * into a program of its own in a temp dir outside the repo (its own package.json and strict tsconfig.json):
- * every export resolves and type-checks, `svc-emulator` runs from the installed package, and the plain `pulumi`
- * CLI takes a stack through init, secret config, up, preview --expect-no-changes and destroy, as a pipeline does.
+ * the emulator's packages (optional peer dependencies) are not installed and the emulator says what to install;
+ * once they are, every export resolves and type-checks, `svc-emulator` runs from the installed package, and the
+ * plain `pulumi` CLI takes a stack through init, secret config, up, preview --expect-no-changes and destroy, as a
+ * pipeline does.
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EMULATOR_PACKAGES, MEDIA_PACKAGES } from "../../emulator/optionalPackages";
 import { SvcClient } from "../../sdk";
 import { cleanEnv, pulumiEnv, run, runOk, scratchDir, startEmulatorBin, type EmulatorInfo, type Result } from "./processes";
 import { installTarball, packRepo, repoToolVersion, writeFiles, type Packed } from "./packedPackage";
@@ -170,17 +173,46 @@ describe("the package as a user installs it", () => {
     console.log(`[consumer] packed ${packed.size} B (${packed.unpackedSize} B unpacked), ${paths.length} files`);
   });
 
-  it("installs with one npm install: @pulumi/pulumi comes as the program's single copy (a peer), the runtime deps as dependencies", () => {
+  it("installs with one npm install: @pulumi/pulumi comes as the program's single copy (a peer), the runtime deps as dependencies, no emulator package", () => {
     const modules = join(program, "node_modules");
-    for (const name of ["pulumi-svc", "@pulumi/pulumi", "undici", "zod", "hono", "@hono/node-server", "commander", "jose"]) {
+    for (const name of ["pulumi-svc", "@pulumi/pulumi", "undici", "zod", "commander"]) {
       expect(existsSync(join(modules, name, "package.json")), name).toBe(true);
     }
     expect(existsSync(join(modules, "pulumi-svc", "node_modules", "@pulumi"))).toBe(false);
     // dev tools of the repo stay out of a user's install
     for (const name of ["vitest", "esbuild", "nock", "playwright-core", "node"]) expect(existsSync(join(modules, name)), name).toBe(false);
-    // nor does the emulator's media stack (optional peer dependencies, docs/packaging.md)
-    for (const name of ["werift", "mediabunny", "node-turn"]) expect(existsSync(join(modules, name)), name).toBe(false);
+    // nor do the emulator's packages and its media stack (optional peer dependencies, docs/packaging.md)
+    for (const name of [...EMULATOR_PACKAGES, ...MEDIA_PACKAGES, "mediabunny"]) expect(existsSync(join(modules, name)), name).toBe(false);
   });
+
+  it("without the emulator's packages the provider and the sdk load, and the emulator names the command that installs them", async () => {
+    const env = cleanEnv();
+    const node = (code: string) => run(process.execPath, ["-e", code], { cwd: program, env });
+    const loaded = await node(
+      'for (const m of ["pulumi-svc", "pulumi-svc/sdk", "pulumi-svc/sdk/avatar", "pulumi-svc/provider-runtime"]) require(m); console.log("loaded");',
+    );
+    expect(loaded.stderr).toBe("");
+    expect(loaded.stdout.trim()).toBe("loaded");
+
+    const manifest = packed.manifest as { peerDependencies: Record<string, string> };
+    const command = `npm install ${EMULATOR_PACKAGES.map((name) => `${name}@${manifest.peerDependencies[name]}`).join(" ")}`;
+    const imported = await node('require("pulumi-svc/emulator")');
+    expect(imported.code).not.toBe(0);
+    expect(imported.stderr).toContain(`needs the optional packages ${EMULATOR_PACKAGES.join(", ")}, which are not installed: ${command}`);
+    const bin = join(program, "node_modules", ".bin", "svc-emulator");
+    const started = await run(bin, ["start", "--port", "0", "--json"], { cwd: program, env, timeoutMs: 60_000 });
+    expect(started.code).toBe(1);
+    expect(started.stderr.trim()).toBe(
+      `svc-emulator: The emulator (pulumi-svc/emulator, svc-emulator start) needs the optional packages ${EMULATOR_PACKAGES.join(", ")}, which are not installed: ${command}`,
+    );
+    // The commands that only talk to a running emulator load without them.
+    expect((await runOk(bin, ["trigger", "--help"], { cwd: program, env })).stdout).toContain("fire an event on a running emulator");
+
+    // What a user does next: the command the message gave (from the local cache, as the install above).
+    const [npm, install, ...names] = command.split(" ");
+    await runOk(npm as string, [install as string, "--no-audit", "--no-fund", "--prefer-offline", ...names], { cwd: program, env, timeoutMs: 300_000 });
+    for (const name of EMULATOR_PACKAGES) expect(existsSync(join(program, "node_modules", name, "package.json")), name).toBe(true);
+  }, 360_000);
 
   it("every export resolves, the browser condition gives the ES module bundle, and a strict tsc passes", async () => {
     const env = cleanEnv();
