@@ -28,6 +28,7 @@ export default defineConfig({
       "test/plugin/wire/**/*.test.ts",
       "test/diagnostics/engineLog.test.ts",
       "test/upgrade/stateMigration.test.ts",
+      "test/functions/**/*.test.ts",
     ],
     exclude: [
       // Read the built package (dist/) or start child processes.
@@ -39,6 +40,10 @@ export default defineConfig({
       "test/provider/shim.test.ts",
       "test/emulator/cli.test.ts",
       "test/emulator/persistence.test.ts",
+      // Through the engine (a TypeScript program on the plugin).
+      "test/functions/nativeEngine.test.ts",
+      // The TypeScript compiler on a program (seconds of CPU).
+      "test/functions/typecheck.test.ts",
       // Chromium.
       "test/browser/browserBundle.test.ts",
       // A real WebRTC peer streaming media (the emulator's optional media stack).

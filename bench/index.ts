@@ -4,7 +4,7 @@
  * Prints a table (or JSON with --json) and writes the JSON to a file in the OS temp dir, never into the repo.
  * A part that fails is reported as failed; the others still run, and the process then exits non-zero.
  *
- *   node dist/bench/index.js [--only emulator,sdk,provider,reliability] [--sizes 10,50,200,500 | --resources N] [--rounds N]
+ *   node dist/bench/index.js [--only emulator,sdk,provider,reliability,engineLog,functions] [--sizes 10,50,200,500 | --resources N] [--rounds N]
  *                            [--latency-ms 100] [--latency-resources 200] [--json]
  */
 import { writeFileSync } from "node:fs";
@@ -15,10 +15,11 @@ import { benchEmulator } from "./emulator";
 import { benchEngineLog, type EngineLogBenchResult, renderEngineLog } from "./engineLog";
 import { benchProvider, DEFAULT_SIZES, OPERATIONS, type CpuFigures, type ProviderBenchResult } from "./provider";
 import { benchReliability, type ReliabilityResult } from "./reliability";
+import { benchFunctions, type FunctionsBenchResult, renderFunctions } from "./functions";
 import { fmt, table } from "./report";
 import { benchSdk, type SdkBenchResult } from "./sdk";
 
-const PARTS = ["emulator", "sdk", "provider", "reliability", "engineLog"] as const;
+const PARTS = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions"] as const;
 type Part = (typeof PARTS)[number];
 
 type Outcome<T> = { status: "ok"; seconds: number; result: T } | { status: "failed"; seconds: number; error: string } | { status: "skipped" };
@@ -33,6 +34,7 @@ interface BenchReport {
   provider: Outcome<ProviderBenchResult>;
   reliability: Outcome<ReliabilityResult>;
   engineLog: Outcome<EngineLogBenchResult>;
+  functions: Outcome<FunctionsBenchResult>;
 }
 
 const positiveInt = (value: string): number => {
@@ -155,6 +157,7 @@ function render(report: BenchReport): string {
     ),
   );
   out.push(section("Diagnostics through the engine: the CPU they add to an up", report.engineLog, renderEngineLog));
+  out.push(section("Provider functions: the cost of an invoke on a warm plugin", report.functions, renderFunctions));
   return out.join("\n\n");
 }
 
@@ -295,6 +298,7 @@ async function main(): Promise<void> {
     ),
     reliability: await run(only.has("reliability"), "reliability", () => benchReliability({ resources: opts.resources ?? 50 })),
     engineLog: await run(only.has("engineLog"), "engineLog", () => benchEngineLog({ resources: opts.resources ?? 200 })),
+    functions: await run(only.has("functions"), "functions", () => benchFunctions()),
   };
 
   report.loadAverageAtEnd = load();

@@ -5,7 +5,10 @@
 import { z } from "zod";
 import { ConnectionInput } from "../provider/core/connectionInput";
 import { SETTINGS } from "../provider/core/connection";
-import { fieldsOf, type ResourceDefinition } from "../provider/definitions/define";
+import { FUNCTIONS } from "../provider/definitions";
+import { fieldsOf, type InputField, type OutputField, type ResourceDefinition } from "../provider/definitions/define";
+import type { ArgumentField, FunctionDefinition } from "../provider/definitions/defineFunction";
+import { enumValues, SCHEMA_TYPES, type SchemaType, type SchemaTypeName } from "../provider/definitions/schemaTypes";
 
 export const PACKAGE = "svc";
 export const CONNECTION_TYPE = `${PACKAGE}:index:Connection`;
@@ -21,6 +24,7 @@ interface PropertySpec {
   secret?: boolean;
   default?: unknown;
   willReplaceOnChanges?: boolean;
+  deprecationMessage?: string;
 }
 
 type JsonSchema = {
@@ -30,13 +34,49 @@ type JsonSchema = {
   additionalProperties?: JsonSchema;
   items?: JsonSchema;
   properties?: Record<string, JsonSchema>;
+  required?: string[];
 };
 
-/** A zod schema as a schema property: its JSON type (enums are strings), and its default when it has one. */
-function propertyOf(schema: z.ZodType, description: string, example: unknown): PropertySpec {
-  if (unwrap(schema) === unwrap(ConnectionInput)) return { $ref: `#/types/${CONNECTION_TYPE}`, description: withExample(description, example) };
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
-  return { ...typeOf(json), description: withExample(description, example), ...(isPrimitive(json.default) ? { default: json.default } : {}) };
+const typeRef = (name: SchemaTypeName): PropertySpec => ({ $ref: `#/types/${typeToken(name)}` });
+
+/**
+ * A field's named type, checked against its zod schema (an enum field takes exactly its type's values), as a
+ * property: the type itself, or a list of it.
+ */
+function namedProperty(field: InputField | ArgumentField, json: JsonSchema, key: string): PropertySpec {
+  const name = field.typeName!;
+  const type = SCHEMA_TYPES[name];
+  const jsonType = Array.isArray(json.type) ? json.type.find((t) => t !== "null") : json.type;
+  if (type.kind === "enum") {
+    const values = enumValues(name);
+    if (JSON.stringify(json.enum) !== JSON.stringify(values))
+      throw new Error(`${key}: its values ${JSON.stringify(json.enum)} are not those of the enum ${name} ${JSON.stringify(values)}`);
+    return typeRef(name);
+  }
+  if (jsonType === "array") return { type: "array", items: typeRef(name) };
+  if (jsonType === "object") return typeRef(name);
+  throw new Error(`${key}: a field of type ${String(jsonType)} cannot name the object type ${name}`);
+}
+
+/**
+ * A field as a schema property: its named type (an enum or object of the schema) or its JSON type, its default when
+ * it has one, and its deprecation.
+ */
+function propertyOf(field: InputField | ArgumentField, key: string): PropertySpec {
+  const description = withExample(field.description, field.example);
+  const deprecated = "deprecationMessage" in field && field.deprecationMessage ? { deprecationMessage: field.deprecationMessage } : {};
+  if (unwrap(field.schema) === unwrap(ConnectionInput)) return { $ref: `#/types/${CONNECTION_TYPE}`, description, ...deprecated };
+  const json = z.toJSONSchema(field.schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const type = field.typeName ? namedProperty(field, json, key) : typeOf(json);
+  return { ...type, description, ...(isPrimitive(json.default) ? { default: json.default } : {}), ...deprecated };
+}
+
+/** A result field (a resource's output or a function's) as a schema property. */
+function outputPropertyOf(output: OutputField): PropertySpec {
+  const named = output.typeName ? typeRef(output.typeName) : undefined;
+  const type: PropertySpec =
+    output.type === "array" ? { type: "array", items: named ?? { type: "string" } } : (named ?? { type: output.type === "object" ? "object" : output.type });
+  return { ...type, description: withExample(output.description, output.example), ...(output.secret ? { secret: true } : {}) };
 }
 
 function typeOf(json: JsonSchema): PropertySpec {
@@ -63,19 +103,13 @@ function resourceSpec(definition: ResourceDefinition) {
   for (const key of fields.inputKeys) {
     const field = definition.inputs[key]!;
     inputProperties[key] = {
-      ...propertyOf(field.schema, field.description, field.example),
+      ...propertyOf(field, key),
       ...(field.secret ? { secret: true } : {}),
       ...(field.change === "replace" ? { willReplaceOnChanges: true } : {}),
     };
   }
   const properties: Record<string, PropertySpec> = { ...inputProperties };
-  for (const [key, output] of Object.entries(definition.outputs)) {
-    properties[key] = {
-      type: output.type === "object" ? "object" : output.type,
-      description: withExample(output.description, output.example),
-      ...(output.secret ? { secret: true } : {}),
-    };
-  }
+  for (const [key, output] of Object.entries(definition.outputs)) properties[key] = outputPropertyOf(output);
   // Defaults of inputs are filled in by check, so those outputs are always present, as the server's fields are.
   const always = [
     ...fields.inputKeys.filter((key) => !optional(definition.inputs[key]!.schema) || hasDefault(definition.inputs[key]!.schema)),
@@ -96,7 +130,13 @@ function hasDefault(schema: z.ZodType): boolean {
   return parsed.success && parsed.data !== undefined;
 }
 
-function settingsSpec() {
+/**
+ * The provider's settings. `withEnvironment` adds each one's SVC_* variable as `defaultInfo.environment`: on the stack
+ * config variables (the SDKs' `config` getters read it), never on an explicit provider's inputs, where a generated
+ * SDK would copy the environment's credentials into the inputs of a provider that names another account (the
+ * plugin applies the same SVC_* fallback itself, under the rule that credentials never mix across sources).
+ */
+function settingsSpec(withEnvironment: boolean) {
   return Object.fromEntries(
     Object.entries(SETTINGS).map(([key, setting]) => [
       key,
@@ -104,9 +144,49 @@ function settingsSpec() {
         type: setting.type,
         description: `${setting.description} Stack config \`${setting.config}\`, or the environment variable ${setting.env}.`,
         ...("secret" in setting && setting.secret ? { secret: true } : {}),
+        ...(withEnvironment ? { defaultInfo: { environment: [setting.env] } } : {}),
       },
     ]),
   );
+}
+
+/** A named type of the schema: an enum of strings, or an object. */
+function typeSpec(type: SchemaType) {
+  if (type.kind === "enum") {
+    return { type: "string", description: type.description, enum: (type.schema.options as string[]).map((value) => ({ name: value, value })) };
+  }
+  if ("schema" in type) {
+    const json = z.toJSONSchema(type.schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+    const properties = Object.fromEntries(
+      Object.entries(json.properties ?? {}).map(([key, property]) => {
+        const description = type.fields[key];
+        if (!description) throw new Error(`the object type's field ${key} has no description (schemaTypes.ts)`);
+        return [key, { ...typeOf(property), description }];
+      }),
+    );
+    return { type: "object", description: type.description, properties, required: [...(json.required ?? [])].sort() };
+  }
+  const properties = Object.fromEntries(
+    Object.entries(type.properties).map(([key, p]) => [
+      key,
+      { ...(p.typeName ? typeRef(p.typeName) : { type: p.type }), description: p.description, ...(p.secret ? { secret: true } : {}) },
+    ]),
+  );
+  const required = Object.keys(type.properties).filter((key) => !type.properties[key]!.optional);
+  return { type: "object", description: type.description, properties, required: required.sort() };
+}
+
+/** A function: its arguments and its result, each an object of the schema. */
+function functionSpec(definition: FunctionDefinition) {
+  const inputs = Object.fromEntries(Object.entries(definition.inputs).map(([key, field]) => [key, propertyOf(field, key)]));
+  const requiredInputs = Object.keys(definition.inputs).filter((key) => !optional(definition.inputs[key]!.schema));
+  const outputs = Object.fromEntries(Object.entries(definition.outputs).map(([key, output]) => [key, outputPropertyOf(output)]));
+  const requiredOutputs = Object.keys(definition.outputs).filter((key) => !definition.outputs[key]!.optional);
+  return {
+    description: `${definition.description}\n\n## Example Usage\n\n\`\`\`typescript\n${definition.example}\n\`\`\``,
+    inputs: { properties: inputs, ...(requiredInputs.length > 0 ? { required: requiredInputs.sort() } : {}) },
+    outputs: { properties: outputs, required: requiredOutputs.sort() },
+  };
 }
 
 function connectionSpec() {
@@ -124,8 +204,8 @@ function connectionSpec() {
 }
 
 /** The package schema, for the plugin of `version`. */
-export function packageSchema(definitions: readonly ResourceDefinition[], version?: string) {
-  const settings = settingsSpec();
+export function packageSchema(definitions: readonly ResourceDefinition[], version?: string, functions: readonly FunctionDefinition[] = FUNCTIONS) {
+  const settings = settingsSpec(false);
   return {
     name: PACKAGE,
     displayName: "svc",
@@ -146,13 +226,17 @@ export function packageSchema(definitions: readonly ResourceDefinition[], versio
       python: { packageName: "pulumi_svc", requires: { pulumi: ">=3.142.0,<4.0.0" }, pyproject: { enabled: true }, respectSchemaVersion: true },
       go: { importBasePath: "github.com/pulumi-svc/pulumi-svc/sdk/go/svc", generateResourceContainerTypes: true, respectSchemaVersion: true },
     },
-    config: { variables: settings },
+    config: { variables: settingsSpec(true) },
     provider: {
       description: "The provider of the svc package: which account, and how to authenticate. Settings left out come from the environment (SVC_*).",
       inputProperties: settings,
       properties: Object.fromEntries(Object.entries(settings).filter(([, spec]) => spec.type === "string")),
     },
-    types: { [CONNECTION_TYPE]: connectionSpec() },
+    types: {
+      [CONNECTION_TYPE]: connectionSpec(),
+      ...Object.fromEntries(Object.entries(SCHEMA_TYPES).map(([name, type]) => [typeToken(name), typeSpec(type)])),
+    },
     resources: Object.fromEntries(definitions.map((definition) => [typeToken(definition.type), resourceSpec(definition)])),
+    functions: Object.fromEntries(functions.map((definition) => [typeToken(definition.name), functionSpec(definition)])),
   };
 }

@@ -22,6 +22,7 @@ import { PartialCreateError } from "../provider/core/errors";
 import { isUnknown, UNKNOWN } from "../provider/core/unknowns";
 import { fieldsOf, type ResourceDefinition } from "../provider/definitions/define";
 import { handlersFor, type ResourceHandlers } from "../provider/definitions/handlers";
+import { FunctionInvoker } from "./invoke";
 import { keyPaths, type PropertyPath, type Props, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
 import type { DiagnosticsSink } from "../provider/core/operationLog";
 import { withDiagnostics } from "./engineLog";
@@ -46,6 +47,7 @@ const ACCOUNT_KEYS = ["baseUrl", "partnerId"] as const;
 export class SvcProviderServer {
   private readonly resources = new Map<string, Resource>();
   private readonly schemaText: string;
+  private readonly invoker = new FunctionInvoker();
 
   constructor(
     definitions: readonly ResourceDefinition[],
@@ -78,8 +80,7 @@ export class SvcProviderServer {
       checkConfig: this.checkConfig.bind(this),
       diffConfig: this.diffConfig.bind(this),
       configure: this.configure.bind(this),
-      invoke: (call: Call<provproto.InvokeRequest>, callback: Callback<unknown>) =>
-        callback({ code: grpc.status.UNIMPLEMENTED, details: `unknown function ${call.request.getTok()}: the svc package has no functions` }),
+      invoke: this.invoke.bind(this),
       call: unimplemented("Call"),
       check: withDiagnostics(this.diagnostics, "check", this.check.bind(this)),
       diff: withDiagnostics(this.diagnostics, "diff", this.diff.bind(this)),
@@ -148,6 +149,13 @@ export class SvcProviderServer {
       configure({ get: (key) => lookupOf(args)(key) });
       return new provproto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false).setAcceptresources(false).setAcceptoutputs(false);
     });
+  }
+
+  /** A provider function (getAppToken, ...): plugin/invoke.ts. */
+  invoke(call: Call<provproto.InvokeRequest>, callback: Callback<provproto.InvokeResponse>): void {
+    const unknown = this.invoker.unknown(call.request.getTok());
+    if (unknown) return callback({ code: grpc.status.UNIMPLEMENTED, details: unknown });
+    respond(callback, () => this.invoker.invoke(call.request));
   }
 
   check(call: Call<provproto.CheckRequest>, callback: Callback<provproto.CheckResponse>): void {

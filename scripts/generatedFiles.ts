@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageSchema } from "../plugin/schema";
-import { DEFINITIONS } from "../provider/definitions";
+import { DEFINITIONS, FUNCTIONS } from "../provider/definitions";
 import { repoRoot } from "./engineEnv";
 import { resourcesPage } from "../provider/definitions/docsTables";
 import { fieldTableModule } from "../provider/definitions/fieldTable";
@@ -14,6 +14,6 @@ export function generatedFiles(): [string, string][] {
   return [
     ["provider/resources/fieldTable.ts", fieldTableModule(DEFINITIONS)],
     ["plugin/schema.json", `${JSON.stringify(packageSchema(DEFINITIONS, version), null, 2)}\n`],
-    ["docs/resources.md", resourcesPage(DEFINITIONS)],
+    ["docs/resources.md", resourcesPage(DEFINITIONS, FUNCTIONS)],
   ];
 }

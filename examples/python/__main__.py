@@ -12,7 +12,7 @@ config = pulumi.Config()
 pipeline = svc.AppToken(
     "deploy-pipeline",
     description=config.get("pipelineDescription") or "Deployment pipeline",
-    hash_type=config.get("hashType") or "SHA256",
+    hash_type=config.get("hashType") or svc.HashType.SHA256,
     session_privileges="list:*",
 )
 
@@ -20,7 +20,7 @@ pipeline = svc.AppToken(
 backend = svc.AppToken(
     "backend",
     description="Backend service",
-    session_type="USER",
+    session_type=svc.SessionType.USER,
     session_duration=3600,
 )
 
@@ -33,7 +33,14 @@ entry_ready = svc.HttpNotificationTemplate(
     sign_secret=config.require_secret("webhookSigningSecret"),
 )
 
+# Provider functions: look up what exists instead of hard-coding ids per environment. The output forms keep the
+# schema's secrets secret: the token value read back is a secret output too.
+pipeline_lookup = svc.get_app_token_output(id=pipeline.token_id)
+email_catalog = svc.get_system_templates_output(kind=svc.TemplateKind.EMAIL, event="entry.ready")
+
 pulumi.export("pipelineTokenId", pipeline.token_id)
+pulumi.export("pipelineTokenLookup", pipeline_lookup.token)
+pulumi.export("entryReadyEmailSystemName", email_catalog.templates[0].system_name)
 # A Pulumi secret (the schema marks AppToken.token secret): `pulumi stack output pipelineToken --show-secrets`.
 pulumi.export("pipelineToken", pipeline.token)
 pulumi.export("backendTokenId", backend.token_id)

@@ -11,21 +11,23 @@ import { ProviderError, unlessGone } from "../core/errors";
 import { createWithRecovery } from "../core/recovery";
 import { isUnknown } from "../core/unknowns";
 import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
+import { SessionTypeName } from "./schemaTypes";
 
-export const SessionTypeName = z.enum(["USER", "ADMIN"]);
-export type SessionTypeName = z.infer<typeof SessionTypeName>;
+export { SessionTypeName };
 
 export const APP_TOKEN_ID = /^\d+_[A-Za-z0-9]+$/;
 
 const inputs = {
   hashType: {
     schema: HashType.default("SHA256"),
+    typeName: "HashType",
     change: "replace",
     description: "The hash the token's sessions are signed with. Default SHA256 here (the platform's own default is SHA1). Changing it replaces the token.",
     example: "SHA256",
   },
   sessionType: {
     schema: SessionTypeName.default("USER"),
+    typeName: "SessionType",
     change: "replace",
     description: "The type of the sessions the token starts: USER (recommended) or ADMIN. Changing it replaces the token.",
     example: "USER",
@@ -193,7 +195,7 @@ export const pipelineToken = pipeline.token; // a secret`,
   },
 });
 
-function sessionTypeName(value: number): SessionTypeName {
+export function sessionTypeName(value: number): SessionTypeName {
   return value === SessionType.ADMIN ? "ADMIN" : "USER";
 }
 

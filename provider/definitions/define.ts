@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { ConnectionInput } from "../core/connectionInput";
 import type { CheckFailure } from "../core/check";
+import type { SchemaTypeName } from "./schemaTypes";
 
 /** How a change of an input reaches the platform: updated in place, a replacement, or never a change (connection). */
 export type Change = "inPlace" | "replace" | "none";
@@ -19,13 +20,22 @@ export interface InputField {
   secret?: boolean;
   /** A value a program would write (the schema's and the docs' example). */
   example: unknown;
+  /**
+   * The named type of the schema the field takes (provider/definitions/schemaTypes.ts): an enum, an object, or, for a
+   * list, the object of its items. Generated SDKs type the field with it (a typo in an enum fails to compile).
+   */
+  typeName?: SchemaTypeName;
+  /** Set when the field is on its way out: the schema's deprecationMessage, and a warning when a program sets it. */
+  deprecationMessage?: string;
 }
 
 /** The types the package schema can give an output (inputs take theirs from the zod schema). */
-export type OutputType = "string" | "integer" | "boolean" | "object";
+export type OutputType = "string" | "integer" | "boolean" | "object" | "array";
 
 export interface OutputField {
   type: OutputType;
+  /** A string output of an enum, an object output, or the items of an array output: the named type. */
+  typeName?: SchemaTypeName;
   description: string;
   secret?: boolean;
   /** Absent in some states (a value the connection cannot read, a fact an import cannot know). */
@@ -132,6 +142,10 @@ export function fieldsOf(definition: ResourceDefinition) {
     secretInputs,
     /** Every secret property of the state (secret inputs are outputs too). */
     secrets: [...secretInputs, ...secretOutputs],
+    /** The deprecated inputs, with what to use instead. */
+    deprecated: Object.fromEntries(
+      inputKeys.flatMap((key) => (definition.inputs[key]?.deprecationMessage ? [[key, definition.inputs[key].deprecationMessage]] : [])),
+    ) as Record<string, string>,
     shape: Object.fromEntries(inputKeys.map((key) => [key, definition.inputs[key]!.schema])) as Record<string, z.ZodType>,
   };
 }

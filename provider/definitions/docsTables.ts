@@ -1,19 +1,33 @@
 /** docs/resources.md: each resource's fields, how a change applies, and which are secret, from the definitions. */
 import { z } from "zod";
 import { SETTINGS } from "../core/connection";
-import { fieldsOf, type ResourceDefinition } from "./define";
+import { fieldsOf, type InputField, type OutputField, type ResourceDefinition } from "./define";
+import type { ArgumentField, FunctionDefinition } from "./defineFunction";
+import { SCHEMA_TYPES, type SchemaTypeName } from "./schemaTypes";
 
 const CHANGE = { inPlace: "updates in place", replace: "replaces", none: "no change" } as const;
 
-function typeName(schema: z.ZodType): string {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { type?: string; enum?: unknown[]; default?: unknown };
-  const base = json.enum ? json.enum.map((v) => `\`${String(v)}\``).join(" \\| ") : (json.type ?? "object");
+const typeLink = (name: SchemaTypeName): string => `[${name}](#${name.toLowerCase()})`;
+
+function typeName(field: InputField | ArgumentField): string {
+  const json = z.toJSONSchema(field.schema, { io: "input", unrepresentable: "any" }) as { type?: string; enum?: unknown[]; default?: unknown };
+  const values = json.enum ? json.enum.map((v) => `\`${String(v)}\``).join(" \\| ") : undefined;
+  const named = field.typeName ? (json.type === "array" ? `list of ${typeLink(field.typeName)}` : typeLink(field.typeName)) : undefined;
+  const base = named && values ? `${named}: ${values}` : (named ?? values ?? json.type ?? "object");
   return json.default !== undefined ? `${base} (default \`${JSON.stringify(json.default)}\`)` : base;
 }
 
+function outputTypeName(output: OutputField): string {
+  if (output.type === "array") return `list of ${output.typeName ? typeLink(output.typeName) : "string"}`;
+  return output.typeName ? typeLink(output.typeName) : output.type;
+}
+
+const what = (field: { description: string; deprecationMessage?: string }): string =>
+  field.deprecationMessage ? `**Deprecated:** ${field.deprecationMessage} ${field.description}` : field.description;
+
 const cell = (text: string): string => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
-export function resourcesPage(definitions: readonly ResourceDefinition[]): string {
+export function resourcesPage(definitions: readonly ResourceDefinition[], functions: readonly FunctionDefinition[] = []): string {
   const parts = [
     "# Resources",
     "",
@@ -30,13 +44,11 @@ export function resourcesPage(definitions: readonly ResourceDefinition[]): strin
     for (const key of fields.inputKeys) {
       const field = definition.inputs[key]!;
       const required = field.schema.safeParse(undefined).success ? "" : " (required)";
-      parts.push(
-        `| \`${key}\`${required} | ${cell(typeName(field.schema))} | ${CHANGE[field.change]} | ${field.secret ? "yes" : ""} | ${cell(field.description)} |`,
-      );
+      parts.push(`| \`${key}\`${required} | ${cell(typeName(field))} | ${CHANGE[field.change]} | ${field.secret ? "yes" : ""} | ${cell(what(field))} |`);
     }
     parts.push("", "| output | type | secret | what |", "|---|---|---|---|");
     for (const [key, output] of Object.entries(definition.outputs)) {
-      parts.push(`| \`${key}\` | ${output.type} | ${output.secret ? "yes" : ""} | ${cell(output.description)} |`);
+      parts.push(`| \`${key}\` | ${cell(outputTypeName(output))} | ${output.secret ? "yes" : ""} | ${cell(output.description)} |`);
     }
     parts.push(
       "",
@@ -44,8 +56,72 @@ export function resourcesPage(definitions: readonly ResourceDefinition[]): strin
       "",
     );
   }
-  parts.push(...settingsSection());
+  parts.push(...functionsSection(functions), ...typesSection(), ...settingsSection());
   return `${parts.join("\n")}`;
+}
+
+/** The functions' arguments and results (how to call them in each language: docs/functions.md). */
+function functionsSection(functions: readonly FunctionDefinition[]): string[] {
+  if (functions.length === 0) return [];
+  const parts = [
+    "## Functions",
+    "",
+    "Lookups a program makes instead of hard-coding an id per environment, served by the native plugin; how to call",
+    "them in TypeScript, Python, Go and YAML: [functions.md](functions.md).",
+    "",
+  ];
+  for (const f of functions) {
+    parts.push(`### ${f.name}`, "", f.description, "", "| argument | type | what |", "|---|---|---|");
+    for (const [key, field] of Object.entries(f.inputs)) {
+      const required = field.schema.safeParse(undefined).success ? "" : " (required)";
+      parts.push(`| \`${key}\`${required} | ${cell(typeName(field))} | ${cell(field.description)} |`);
+    }
+    parts.push("", "| result | type | secret | what |", "|---|---|---|---|");
+    for (const [key, output] of Object.entries(f.outputs)) {
+      parts.push(`| \`${key}\` | ${cell(outputTypeName(output))} | ${output.secret ? "yes" : ""} | ${cell(output.description)} |`);
+    }
+    parts.push("");
+  }
+  return parts;
+}
+
+/** The named types of the schema: what each language's SDK types a field with. */
+function typesSection(): string[] {
+  const parts = [
+    "## Types",
+    "",
+    "The schema names a type for each enum and object field, and the generated SDKs type the field with it: a union",
+    "of the values in TypeScript (`pulumi-svc` and `pulumi-svc/native` too), an enum class in Python",
+    "(`svc.HashType.SHA256`) and constants in Go (`svc.HashTypeSHA256`), a class per object. A typo in an enum value",
+    "fails type-checking in TypeScript and compiling in Go; in Python and YAML (where any string passes the language)",
+    "`pulumi preview` fails, the plugin's check naming the field and the allowed values. The dynamic providers accept",
+    "the same values as ever: the types only name them.",
+    "",
+    "A field on its way out carries a `deprecationMessage` in the schema: each SDK marks it deprecated, and a program",
+    "that sets it gets a warning in `pulumi preview` and `up` (TypeScript `pulumi-svc/native` and Python).",
+    "",
+  ];
+  for (const [name, type] of Object.entries(SCHEMA_TYPES)) {
+    parts.push(`### ${name}`, "", type.description, "");
+    if (type.kind === "enum") {
+      parts.push(`Values: ${(type.schema.options as string[]).map((v) => `\`${v}\``).join(", ")}.`, "");
+      continue;
+    }
+    parts.push("| field | type | what |", "|---|---|---|");
+    if ("schema" in type) {
+      const shape = type.schema.shape as Record<string, z.ZodType>;
+      for (const [key, description] of Object.entries(type.fields)) {
+        const optional = shape[key]?.safeParse(undefined).success ? "" : " (required)";
+        parts.push(`| \`${key}\`${optional} | string | ${cell(description)} |`);
+      }
+    } else {
+      for (const [key, p] of Object.entries(type.properties)) {
+        parts.push(`| \`${key}\`${p.optional ? "" : " (always)"} | ${p.typeName ? typeLink(p.typeName) : p.type} | ${cell(p.description)} |`);
+      }
+    }
+    parts.push("");
+  }
+  return parts;
 }
 
 /** The provider's settings (the one list: SETTINGS) and where a resource's connection takes each from. */
@@ -80,6 +156,10 @@ function settingsSection(): string[] {
     "  the `baseUrl` (`svc:allowInsecureHttp` for `svc:baseUrl`, `SVC_ALLOW_INSECURE_HTTP` for `SVC_BASE_URL`,",
     "  `connection.allowInsecureHttp` for `connection.baseUrl`). The sdk's `SvcClient` has the same option, default off.",
     "- No message (error, log line, event, diagnostic) carries a URL's `user:password@`.",
+    "- The package schema names each setting's variable as `defaultInfo.environment` of the stack config (the generated",
+    "  SDKs' `config` getters fall back to it), not of an explicit provider's inputs: there a generated SDK would copy",
+    "  the environment's credentials into a provider that names another account. The plugin applies the fallback itself,",
+    "  under the rules above.",
     "",
   ];
 }

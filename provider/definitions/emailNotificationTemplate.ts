@@ -10,11 +10,9 @@
  */
 import { z } from "zod";
 import {
-  ContentParameter,
   EMAIL_OBJECT_TYPES,
   EmailFormat,
   EmailPriority,
-  EmailRecipient,
   type EmailNotificationTemplate as EmailTemplate,
   type EmailTemplateCloneFields,
   emailFieldsShape,
@@ -28,14 +26,20 @@ import { plain, sameValue } from "../core/diff";
 import { PartialCreateError, ProviderError, unlessGone } from "../core/errors";
 import { createWithRecovery } from "../core/recovery";
 import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
-import { carriedForRead, checkSelectors, chooseSource, eventOf, interruptedClone, keepsSystemName, messageOf, nameOf } from "./templateSelection";
+import { EmailFormatName, EmailPriorityName, Parameter, Recipient } from "./schemaTypes";
+import {
+  SYSTEM_TEMPLATE_ID_DEPRECATION,
+  carriedForRead,
+  checkSelectors,
+  chooseSource,
+  eventOf,
+  interruptedClone,
+  keepsSystemName,
+  messageOf,
+  nameOf,
+} from "./templateSelection";
 
-const names = <T extends Record<string, unknown>>(table: T) => Object.keys(table) as [keyof T & string, ...(keyof T & string)[]];
-
-/** A recipient as a program writes it (the wire's recipient objects without their objectType). */
-const Recipient = EmailRecipient.omit({ objectType: true });
 const recipients = (what: string) => z.array(Recipient).max(EMAIL_LIMITS.recipients, `expected at most ${EMAIL_LIMITS.recipients} ${what}`);
-const Parameter = ContentParameter.omit({ objectType: true });
 
 const inputs = {
   systemTemplateId: {
@@ -43,6 +47,7 @@ const inputs = {
     change: "replace",
     description: "The system email template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.",
     example: "202",
+    deprecationMessage: SYSTEM_TEMPLATE_ID_DEPRECATION,
   },
   systemTemplateName: {
     schema: z.string().min(1).optional(),
@@ -85,7 +90,8 @@ const inputs = {
     example: "Entry {entry_name} ({entry_id}) is ready.",
   },
   format: {
-    schema: z.enum(names(EmailFormat)).default("TEXT"),
+    schema: EmailFormatName.default("TEXT"),
+    typeName: "EmailFormat",
     change: "inPlace",
     description: "TEXT or HTML (values filled into an HTML body are HTML-escaped).",
     example: "TEXT",
@@ -99,30 +105,35 @@ const inputs = {
   },
   to: {
     schema: recipients("recipients").min(1, "expected at least one recipient"),
+    typeName: "EmailRecipient",
     change: "inPlace",
     description: "Who the email is sent to: a list of {email, name?}, 1 to 50.",
     example: [{ email: "editors@example.com", name: "Editors" }],
   },
   cc: {
     schema: recipients("cc recipients").default([]),
+    typeName: "EmailRecipient",
     change: "inPlace",
     description: "Copied: a list of {email, name?}, at most 50.",
     example: [{ email: "lead@example.com" }],
   },
   bcc: {
     schema: recipients("bcc recipients").default([]),
+    typeName: "EmailRecipient",
     change: "inPlace",
     description: "Blind-copied (in the SMTP envelope only): a list of {email, name?}, at most 50.",
     example: [{ email: "audit@example.com" }],
   },
   replyTo: {
     schema: recipients("reply-to addresses").default([]),
+    typeName: "EmailRecipient",
     change: "inPlace",
     description: "Where replies go: a list of {email, name?}, at most 50.",
     example: [{ email: "video-team@example.com", name: "Video team" }],
   },
   priority: {
-    schema: z.enum(names(EmailPriority)).default("NORMAL"),
+    schema: EmailPriorityName.default("NORMAL"),
+    typeName: "EmailPriority",
     change: "inPlace",
     description: "HIGH, NORMAL or LOW (the X-Priority header).",
     example: "HIGH",
@@ -133,6 +144,7 @@ const inputs = {
       .max(EMAIL_LIMITS.contentParameters)
       .refine((ps) => new Set(ps.map((p) => p.key)).size === ps.length, { message: "keys must be unique" })
       .default([]),
+    typeName: "ContentParameter",
     change: "inPlace",
     description:
       "What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.",

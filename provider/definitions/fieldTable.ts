@@ -11,13 +11,18 @@ export interface ResourceFields {
   inputs: readonly string[];
   outputs: readonly string[];
   secrets: readonly string[];
+  /** The deprecated inputs and what to use instead (the native classes warn when a program sets one). */
+  deprecated: Readonly<Record<string, string>>;
 }
 
 export function fieldTable(definitions: readonly ResourceDefinition[]): Record<string, ResourceFields> {
   return Object.fromEntries(
     definitions.map((definition) => {
       const fields = fieldsOf(definition);
-      return [definition.type, { kind: definition.kind, inputs: fields.inputKeys, outputs: fields.outputKeys, secrets: fields.secrets }];
+      return [
+        definition.type,
+        { kind: definition.kind, inputs: fields.inputKeys, outputs: fields.outputKeys, secrets: fields.secrets, deprecated: fields.deprecated },
+      ];
     }),
   );
 }

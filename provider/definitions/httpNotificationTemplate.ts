@@ -13,13 +13,22 @@ import { plain } from "../core/diff";
 import { PartialCreateError, ProviderError, unlessGone } from "../core/errors";
 import { createWithRecovery } from "../core/recovery";
 import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
-import { carriedForRead, checkSelectors, chooseSource, eventOf, interruptedClone, keepsSystemName, messageOf, nameOf } from "./templateSelection";
+import { HttpMethodName, SecureHashingAlgoName } from "./schemaTypes";
+import {
+  SYSTEM_TEMPLATE_ID_DEPRECATION,
+  carriedForRead,
+  checkSelectors,
+  chooseSource,
+  eventOf,
+  interruptedClone,
+  keepsSystemName,
+  messageOf,
+  nameOf,
+} from "./templateSelection";
 
 /** Friendly event names (the contract's catalog), matched against the system templates' eventType and eventObjectType. */
 export const TEMPLATE_EVENTS = EVENTS;
 export type TemplateEvent = EventKey;
-
-const names = <T extends Record<string, unknown>>(table: T) => Object.keys(table) as [keyof T & string, ...(keyof T & string)[]];
 
 const inputs = {
   systemTemplateId: {
@@ -27,6 +36,7 @@ const inputs = {
     change: "replace",
     description: "The system template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.",
     example: "1001",
+    deprecationMessage: SYSTEM_TEMPLATE_ID_DEPRECATION,
   },
   systemTemplateName: {
     schema: z.string().min(1).optional(),
@@ -62,7 +72,7 @@ const inputs = {
     description: "Where deliveries are sent: https, or http to a loopback address for local testing.",
     example: "https://publishing.example.com/hooks/entry-ready",
   },
-  method: { schema: z.enum(names(HttpMethod)).default("POST"), change: "inPlace", description: "The HTTP method of deliveries.", example: "POST" },
+  method: { schema: HttpMethodName.default("POST"), typeName: "HttpMethod", change: "inPlace", description: "The HTTP method of deliveries.", example: "POST" },
   signSecret: {
     // Required on create (validate, below); absent only after `pulumi import`, which cannot read it back.
     schema: z.string().min(16, "expected a signing secret of at least 16 characters").optional(),
@@ -73,7 +83,8 @@ const inputs = {
     example: "a-long-random-signing-secret",
   },
   secureHashingAlgo: {
-    schema: z.enum(names(SecureHashingAlgo)).default("SHA256"),
+    schema: SecureHashingAlgoName.default("SHA256"),
+    typeName: "SecureHashingAlgo",
     change: "inPlace",
     description: "The hash of the delivery signature: SHA1, SHA256 or SHA512.",
     example: "SHA256",

@@ -9,6 +9,10 @@ import { sameValue } from "../core/diff";
 import { PartialCreateError, ProviderError } from "../core/errors";
 import { isUnknown } from "../core/unknowns";
 
+/** Why systemTemplateId is on its way out (both kinds of template). */
+export const SYSTEM_TEMPLATE_ID_DEPRECATION =
+  "A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).";
+
 export const SELECTORS = ["systemTemplateId", "systemTemplateName", "event"] as const;
 
 type Selected = { systemTemplateId?: string; systemTemplateName?: string; event?: EventKey };

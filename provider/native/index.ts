@@ -17,6 +17,7 @@ import type { HttpNotificationTemplateArgs } from "../resources/httpNotification
 import { dynamicTypeToken } from "../resources/typeToken";
 import { NativeResource, nativeTypeToken } from "./nativeResource";
 
+export * from "./functions";
 export type { AppTokenArgs, HttpNotificationTemplateArgs, EmailNotificationTemplateArgs, EmailRecipientArgs, ContentParameterArgs, ConnectionArgs };
 
 /**

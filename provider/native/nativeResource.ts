@@ -2,9 +2,9 @@
  * The base of the native plugin's resource classes for TypeScript programs (`pulumi-svc/native`): the same field
  * table as the dynamic classes, registered as `svc:index:<type>` and served by the plugin `pulumi-resource-svc`.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { QuietResource } from "../resources/quietResource";
-import type { ResourceType } from "../resources/fieldTable";
+import { FIELD_TABLE, type ResourceType } from "../resources/fieldTable";
 import { resourceProps } from "../resources/resourceProps";
 
 export const nativeTypeToken = (type: ResourceType): string => `svc:index:${type}`;
@@ -13,5 +13,8 @@ export abstract class NativeResource extends QuietResource {
   protected constructor(type: ResourceType, name: string, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
     // Secret inputs are secrets in the program too (the plugin marks them secret in what it returns as well).
     super(nativeTypeToken(type), name, resourceProps(type, args), opts);
+    // The schema's deprecationMessage, as the generated SDKs show it: a warning in preview and up, on this resource.
+    const deprecated: Readonly<Record<string, string>> = FIELD_TABLE[type].deprecated;
+    for (const [key, message] of Object.entries(deprecated)) if (args[key] !== undefined) void pulumi.log.warn(`${key} is deprecated: ${message}`, this);
   }
 }

@@ -25,7 +25,8 @@ export const FIELD_TABLE = {
     "secrets": [
       "connection",
       "token"
-    ]
+    ],
+    "deprecated": {}
   },
   "HttpNotificationTemplate": {
     "kind": "httpNotificationTemplate",
@@ -57,7 +58,10 @@ export const FIELD_TABLE = {
     "secrets": [
       "signSecret",
       "connection"
-    ]
+    ],
+    "deprecated": {
+      "systemTemplateId": "A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them)."
+    }
   },
   "EmailNotificationTemplate": {
     "kind": "emailNotificationTemplate",
@@ -95,7 +99,10 @@ export const FIELD_TABLE = {
     ],
     "secrets": [
       "connection"
-    ]
+    ],
+    "deprecated": {
+      "systemTemplateId": "A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them)."
+    }
   }
 } as const;
 

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -100,7 +101,7 @@ export class AppToken extends pulumi.CustomResource {
      *
      * Example: `"SHA256"`
      */
-    declare public readonly hashType: pulumi.Output<string>;
+    declare public readonly hashType: pulumi.Output<enums.HashType>;
     /**
      * Arbitrary values whose change forces a new token (rotation), as pulumi-random's keepers.
      *
@@ -130,7 +131,7 @@ export class AppToken extends pulumi.CustomResource {
      *
      * Example: `"USER"`
      */
-    declare public readonly sessionType: pulumi.Output<string>;
+    declare public readonly sessionType: pulumi.Output<enums.SessionType>;
     /**
      * The user id of the sessions the token starts.
      *
@@ -247,7 +248,7 @@ export interface AppTokenArgs {
      *
      * Example: `"SHA256"`
      */
-    hashType?: pulumi.Input<string | undefined>;
+    hashType?: pulumi.Input<enums.HashType | undefined>;
     /**
      * Arbitrary values whose change forces a new token (rotation), as pulumi-random's keepers.
      *
@@ -271,7 +272,7 @@ export interface AppTokenArgs {
      *
      * Example: `"USER"`
      */
-    sessionType?: pulumi.Input<string | undefined>;
+    sessionType?: pulumi.Input<enums.SessionType | undefined>;
     /**
      * The user id of the sessions the token starts.
      *

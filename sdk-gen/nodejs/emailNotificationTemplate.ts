@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -90,7 +91,7 @@ export class EmailNotificationTemplate extends pulumi.CustomResource {
      *
      * Example: `[{"email":"audit@example.com"}]`
      */
-    declare public readonly bcc: pulumi.Output<{[key: string]: string}[]>;
+    declare public readonly bcc: pulumi.Output<outputs.EmailRecipient[]>;
     /**
      * The body (text or HTML, see format), at most 100,000 characters; `{key}` is replaced by the content parameter of that key.
      *
@@ -102,7 +103,7 @@ export class EmailNotificationTemplate extends pulumi.CustomResource {
      *
      * Example: `[{"email":"lead@example.com"}]`
      */
-    declare public readonly cc: pulumi.Output<{[key: string]: string}[]>;
+    declare public readonly cc: pulumi.Output<outputs.EmailRecipient[]>;
     /**
      * How to reach another account than the provider's (a secret); usually left out.
      *
@@ -114,7 +115,7 @@ export class EmailNotificationTemplate extends pulumi.CustomResource {
      *
      * Example: `[{"key":"entry_name","value":"{entry.name}"}]`
      */
-    declare public readonly contentParameters: pulumi.Output<{[key: string]: string}[]>;
+    declare public readonly contentParameters: pulumi.Output<outputs.ContentParameter[]>;
     /**
      * Creation time, unix seconds.
      *
@@ -150,7 +151,7 @@ export class EmailNotificationTemplate extends pulumi.CustomResource {
      *
      * Example: `"TEXT"`
      */
-    declare public readonly format: pulumi.Output<string>;
+    declare public readonly format: pulumi.Output<enums.EmailFormat>;
     /**
      * The sender's address.
      *
@@ -180,13 +181,13 @@ export class EmailNotificationTemplate extends pulumi.CustomResource {
      *
      * Example: `"HIGH"`
      */
-    declare public readonly priority: pulumi.Output<string>;
+    declare public readonly priority: pulumi.Output<enums.EmailPriority>;
     /**
      * Where replies go: a list of {email, name?}, at most 50.
      *
      * Example: `[{"email":"video-team@example.com","name":"Video team"}]`
      */
-    declare public readonly replyTo: pulumi.Output<{[key: string]: string}[]>;
+    declare public readonly replyTo: pulumi.Output<outputs.EmailRecipient[]>;
     /**
      * The id of the system template it was cloned from (unknown after an import).
      *
@@ -215,6 +216,8 @@ export class EmailNotificationTemplate extends pulumi.CustomResource {
      * The system email template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
      *
      * Example: `"202"`
+     *
+     * @deprecated A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
      */
     declare public readonly systemTemplateId: pulumi.Output<string | undefined>;
     /**
@@ -234,7 +237,7 @@ export class EmailNotificationTemplate extends pulumi.CustomResource {
      *
      * Example: `[{"email":"editors@example.com","name":"Editors"}]`
      */
-    declare public readonly to: pulumi.Output<{[key: string]: string}[]>;
+    declare public readonly to: pulumi.Output<outputs.EmailRecipient[]>;
     /**
      * Time of the last change, unix seconds.
      *
@@ -354,7 +357,7 @@ export interface EmailNotificationTemplateArgs {
      *
      * Example: `[{"email":"audit@example.com"}]`
      */
-    bcc?: pulumi.Input<pulumi.Input<{[key: string]: pulumi.Input<string>}>[] | undefined>;
+    bcc?: pulumi.Input<pulumi.Input<inputs.EmailRecipientArgs>[] | undefined>;
     /**
      * The body (text or HTML, see format), at most 100,000 characters; `{key}` is replaced by the content parameter of that key.
      *
@@ -366,7 +369,7 @@ export interface EmailNotificationTemplateArgs {
      *
      * Example: `[{"email":"lead@example.com"}]`
      */
-    cc?: pulumi.Input<pulumi.Input<{[key: string]: pulumi.Input<string>}>[] | undefined>;
+    cc?: pulumi.Input<pulumi.Input<inputs.EmailRecipientArgs>[] | undefined>;
     /**
      * How to reach another account than the provider's (a secret); usually left out.
      *
@@ -378,7 +381,7 @@ export interface EmailNotificationTemplateArgs {
      *
      * Example: `[{"key":"entry_name","value":"{entry.name}"}]`
      */
-    contentParameters?: pulumi.Input<pulumi.Input<{[key: string]: pulumi.Input<string>}>[] | undefined>;
+    contentParameters?: pulumi.Input<pulumi.Input<inputs.ContentParameterArgs>[] | undefined>;
     /**
      * What the template is for.
      *
@@ -396,7 +399,7 @@ export interface EmailNotificationTemplateArgs {
      *
      * Example: `"TEXT"`
      */
-    format?: pulumi.Input<string | undefined>;
+    format?: pulumi.Input<enums.EmailFormat | undefined>;
     /**
      * The sender's address.
      *
@@ -420,13 +423,13 @@ export interface EmailNotificationTemplateArgs {
      *
      * Example: `"HIGH"`
      */
-    priority?: pulumi.Input<string | undefined>;
+    priority?: pulumi.Input<enums.EmailPriority | undefined>;
     /**
      * Where replies go: a list of {email, name?}, at most 50.
      *
      * Example: `[{"email":"video-team@example.com","name":"Video team"}]`
      */
-    replyTo?: pulumi.Input<pulumi.Input<{[key: string]: pulumi.Input<string>}>[] | undefined>;
+    replyTo?: pulumi.Input<pulumi.Input<inputs.EmailRecipientArgs>[] | undefined>;
     /**
      * The subject: one line, at most 998 characters; `{key}` is replaced by the content parameter of that key.
      *
@@ -443,6 +446,8 @@ export interface EmailNotificationTemplateArgs {
      * The system email template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
      *
      * Example: `"202"`
+     *
+     * @deprecated A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
      */
     systemTemplateId?: pulumi.Input<string | undefined>;
     /**
@@ -456,5 +461,5 @@ export interface EmailNotificationTemplateArgs {
      *
      * Example: `[{"email":"editors@example.com","name":"Editors"}]`
      */
-    to: pulumi.Input<pulumi.Input<{[key: string]: pulumi.Input<string>}>[]>;
+    to: pulumi.Input<pulumi.Input<inputs.EmailRecipientArgs>[]>;
 }

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -119,7 +120,7 @@ export class HttpNotificationTemplate extends pulumi.CustomResource {
      *
      * Example: `"POST"`
      */
-    declare public readonly method: pulumi.Output<string>;
+    declare public readonly method: pulumi.Output<enums.HttpMethod>;
     /**
      * The template's name (at least 3 characters).
      *
@@ -137,7 +138,7 @@ export class HttpNotificationTemplate extends pulumi.CustomResource {
      *
      * Example: `"SHA256"`
      */
-    declare public readonly secureHashingAlgo: pulumi.Output<string>;
+    declare public readonly secureHashingAlgo: pulumi.Output<enums.SecureHashingAlgo>;
     /**
      * The signing secret of deliveries (X-SVC-SIGNATURE), at least 16 characters; a secret. Write-once on the platform: compared with the state, never read back.
      *
@@ -166,6 +167,8 @@ export class HttpNotificationTemplate extends pulumi.CustomResource {
      * The system template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
      *
      * Example: `"1001"`
+     *
+     * @deprecated A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
      */
     declare public readonly systemTemplateId: pulumi.Output<string | undefined>;
     /**
@@ -300,7 +303,7 @@ export interface HttpNotificationTemplateArgs {
      *
      * Example: `"POST"`
      */
-    method?: pulumi.Input<string | undefined>;
+    method?: pulumi.Input<enums.HttpMethod | undefined>;
     /**
      * The template's name (at least 3 characters).
      *
@@ -312,7 +315,7 @@ export interface HttpNotificationTemplateArgs {
      *
      * Example: `"SHA256"`
      */
-    secureHashingAlgo?: pulumi.Input<string | undefined>;
+    secureHashingAlgo?: pulumi.Input<enums.SecureHashingAlgo | undefined>;
     /**
      * The signing secret of deliveries (X-SVC-SIGNATURE), at least 16 characters; a secret. Write-once on the platform: compared with the state, never read back.
      *
@@ -329,6 +332,8 @@ export interface HttpNotificationTemplateArgs {
      * The system template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
      *
      * Example: `"1001"`
+     *
+     * @deprecated A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
      */
     systemTemplateId?: pulumi.Input<string | undefined>;
     /**

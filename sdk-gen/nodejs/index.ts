@@ -15,6 +15,26 @@ export type EmailNotificationTemplate = import("./emailNotificationTemplate").Em
 export const EmailNotificationTemplate: typeof import("./emailNotificationTemplate").EmailNotificationTemplate = null as any;
 utilities.lazyLoad(exports, ["EmailNotificationTemplate"], () => require("./emailNotificationTemplate"));
 
+export { GetAppTokenArgs, GetAppTokenResult, GetAppTokenOutputArgs } from "./getAppToken";
+export const getAppToken: typeof import("./getAppToken").getAppToken = null as any;
+export const getAppTokenOutput: typeof import("./getAppToken").getAppTokenOutput = null as any;
+utilities.lazyLoad(exports, ["getAppToken","getAppTokenOutput"], () => require("./getAppToken"));
+
+export { GetAppTokensArgs, GetAppTokensResult, GetAppTokensOutputArgs } from "./getAppTokens";
+export const getAppTokens: typeof import("./getAppTokens").getAppTokens = null as any;
+export const getAppTokensOutput: typeof import("./getAppTokens").getAppTokensOutput = null as any;
+utilities.lazyLoad(exports, ["getAppTokens","getAppTokensOutput"], () => require("./getAppTokens"));
+
+export { GetNotificationTemplateArgs, GetNotificationTemplateResult, GetNotificationTemplateOutputArgs } from "./getNotificationTemplate";
+export const getNotificationTemplate: typeof import("./getNotificationTemplate").getNotificationTemplate = null as any;
+export const getNotificationTemplateOutput: typeof import("./getNotificationTemplate").getNotificationTemplateOutput = null as any;
+utilities.lazyLoad(exports, ["getNotificationTemplate","getNotificationTemplateOutput"], () => require("./getNotificationTemplate"));
+
+export { GetSystemTemplatesArgs, GetSystemTemplatesResult, GetSystemTemplatesOutputArgs } from "./getSystemTemplates";
+export const getSystemTemplates: typeof import("./getSystemTemplates").getSystemTemplates = null as any;
+export const getSystemTemplatesOutput: typeof import("./getSystemTemplates").getSystemTemplatesOutput = null as any;
+utilities.lazyLoad(exports, ["getSystemTemplates","getSystemTemplatesOutput"], () => require("./getSystemTemplates"));
+
 export { HttpNotificationTemplateArgs } from "./httpNotificationTemplate";
 export type HttpNotificationTemplate = import("./httpNotificationTemplate").HttpNotificationTemplate;
 export const HttpNotificationTemplate: typeof import("./httpNotificationTemplate").HttpNotificationTemplate = null as any;
@@ -25,6 +45,9 @@ export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
 utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
 
+
+// Export enums:
+export * from "./types/enums";
 
 // Export sub-modules:
 import * as config from "./config";

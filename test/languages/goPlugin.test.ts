@@ -12,6 +12,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/engineEnv";
+import { expectEnumTypoRefused, expectFunctionOutputs } from "./functionChecks";
 import { makeOutsideToken, OUTSIDE_TOKEN, type PluginProject, pluginProject, SIGN_SECRET } from "./pluginProject";
 
 describe("examples/go on the plugin (Automation API)", () => {
@@ -34,6 +35,7 @@ describe("examples/go on the plugin (Automation API)", () => {
     expect(up).toMatch(/^pipelineToken: \[secret\]$/m);
     expect(await p.lastChanges()).toEqual({ create: 4 });
     const outputs = JSON.parse(await p.pulumi("stack", "output", "--json", "--show-secrets"));
+    await expectFunctionOutputs(p, outputs);
     expect(up).not.toContain(outputs.pipelineToken);
     expect(await p.client.appTokens.get(outputs.pipelineTokenId)).toMatchObject({
       description: "Deployment pipeline",
@@ -65,6 +67,12 @@ describe("examples/go on the plugin (Automation API)", () => {
     expect(replacedId).not.toBe(outputs.pipelineTokenId);
     expect((await p.client.appTokens.get(replacedId)).hashType).toBe("SHA512");
     await expect(p.client.appTokens.get(outputs.pipelineTokenId)).rejects.toMatchObject({ code: "APP_TOKEN_ID_NOT_FOUND" });
+    await expectEnumTypoRefused(p, "SHA512", () => p.exec(example, ["preview"]));
+    // In the program itself, the generated enum constants make a typo a compile error (the valid ones, such as
+    // svc.HashTypeSHA1 in goplugin/main.go, compile in the builds above).
+    await expect(p.exec("go", ["build", "-tags", "enumtypo", "-o", join(p.tmp, "typo"), "."], join(repoRoot, "test", "languages", "goplugin"))).rejects.toThrow(
+      /undefined: svc\.HashTypeSHA265/,
+    );
 
     // 5. pulumi import of a token made outside Pulumi. The CLI loads the project's language host even with
     // --generate-code=false (and the Automation API's ImportResources runs the CLI), and no pulumi-language-go is

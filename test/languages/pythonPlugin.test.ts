@@ -10,6 +10,7 @@ import { appendFileSync, cpSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { languageTools, repoRoot } from "../../scripts/engineEnv";
+import { expectEnumTypoRefused, expectFunctionOutputs } from "./functionChecks";
 import { makeOutsideToken, OUTSIDE_TOKEN, type PluginProject, pluginProject, SIGN_SECRET } from "./pluginProject";
 
 describe("examples/python on the plugin", () => {
@@ -34,6 +35,7 @@ describe("examples/python on the plugin", () => {
     await p.pulumi("up", "--yes", "--skip-preview");
     expect(await p.lastChanges()).toEqual({ create: 4 });
     const outputs = JSON.parse(await p.pulumi("stack", "output", "--json", "--show-secrets"));
+    await expectFunctionOutputs(p, outputs);
     expect(JSON.parse(await p.pulumi("stack", "output", "--json")).pipelineToken).toBe("[secret]");
     expect(await p.client.appTokens.get(outputs.pipelineTokenId)).toMatchObject({
       description: "Deployment pipeline",
@@ -64,6 +66,7 @@ describe("examples/python on the plugin", () => {
     expect(replacedId).not.toBe(outputs.pipelineTokenId);
     expect((await p.client.appTokens.get(replacedId)).hashType).toBe("SHA512");
     await expect(p.client.appTokens.get(outputs.pipelineTokenId)).rejects.toMatchObject({ code: "APP_TOKEN_ID_NOT_FOUND" });
+    await expectEnumTypoRefused(p, "SHA512");
 
     // 5. pulumi import of a token made outside Pulumi; the Python host (v3.68) cannot write code, so the program
     // gets the declaration by hand, from the inputs the import recorded

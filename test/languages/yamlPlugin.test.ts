@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { SvcClient } from "../../sdk";
+import { expectEnumTypoRefused, expectFunctionOutputs } from "./functionChecks";
 import { makeOutsideToken, OUTSIDE_TOKEN, type PluginProject, pluginProject, SIGN_SECRET } from "./pluginProject";
 
 /** A Pulumi YAML reference, `${expr}`. */
@@ -26,6 +27,7 @@ describe("examples/yaml on the plugin", () => {
     await p.pulumi("up", "--yes", "--skip-preview");
     expect(await p.lastChanges()).toEqual({ create: 4 });
     const outputs = JSON.parse(await p.pulumi("stack", "output", "--json", "--show-secrets"));
+    await expectFunctionOutputs(p, outputs);
     expect(JSON.parse(await p.pulumi("stack", "output", "--json")).pipelineToken).toBe("[secret]");
     const pipeline = await p.client.appTokens.get(outputs.pipelineTokenId);
     expect(pipeline).toMatchObject({ description: "Deployment pipeline", hashType: "SHA256", token: outputs.pipelineToken });
@@ -50,6 +52,7 @@ describe("examples/yaml on the plugin", () => {
     expect(replacedId).not.toBe(outputs.pipelineTokenId);
     expect((await p.client.appTokens.get(replacedId)).hashType).toBe("SHA512");
     await expect(p.client.appTokens.get(outputs.pipelineTokenId)).rejects.toMatchObject({ code: "APP_TOKEN_ID_NOT_FOUND" });
+    await expectEnumTypoRefused(p, "SHA512");
 
     // 5. pulumi import of a token made outside Pulumi: the YAML host writes the code, which goes into Pulumi.yaml
     const outside = await makeOutsideToken(p.client);

@@ -23,7 +23,7 @@ func Run(ctx *pulumi.Context) error {
 	// An ADMIN token for a deployment pipeline, limited to listing.
 	pipeline, err := svc.NewAppToken(ctx, "deploy-pipeline", &svc.AppTokenArgs{
 		Description:       pulumi.String(orDefault(conf.Get("pipelineDescription"), "Deployment pipeline")),
-		HashType:          pulumi.String(orDefault(conf.Get("hashType"), "SHA256")),
+		HashType:          svc.HashType(orDefault(conf.Get("hashType"), string(svc.HashTypeSHA256))),
 		SessionPrivileges: pulumi.String("list:*"),
 	})
 	if err != nil {
@@ -33,7 +33,7 @@ func Run(ctx *pulumi.Context) error {
 	// A USER token: the backend exchanges it for short sessions; it can never act as the account admin.
 	backend, err := svc.NewAppToken(ctx, "backend", &svc.AppTokenArgs{
 		Description:     pulumi.String("Backend service"),
-		SessionType:     pulumi.String("USER"),
+		SessionType:     svc.SessionTypeUSER,
 		SessionDuration: pulumi.Int(3600),
 	})
 	if err != nil {
@@ -51,7 +51,18 @@ func Run(ctx *pulumi.Context) error {
 		return err
 	}
 
+	// Provider functions: look up what exists instead of hard-coding ids per environment. The output forms keep the
+	// schema's secrets secret: the token value read back is a secret output too. (Go names a function whose result
+	// is a resource of the package Lookup<Resource>: getAppToken is LookupAppToken.)
+	pipelineLookup := svc.LookupAppTokenOutput(ctx, svc.LookupAppTokenOutputArgs{Id: pipeline.TokenId})
+	emailCatalog := svc.GetSystemTemplatesOutput(ctx, svc.GetSystemTemplatesOutputArgs{
+		Kind:  svc.TemplateKindEMAIL,
+		Event: pulumi.String("entry.ready"),
+	})
+
 	ctx.Export("pipelineTokenId", pipeline.TokenId)
+	ctx.Export("pipelineTokenLookup", pipelineLookup.Token())
+	ctx.Export("entryReadyEmailSystemName", emailCatalog.Templates().Index(pulumi.Int(0)).SystemName())
 	// A Pulumi secret (the schema marks AppToken.token secret).
 	ctx.Export("pipelineToken", pipeline.Token)
 	ctx.Export("backendTokenId", backend.TokenId)

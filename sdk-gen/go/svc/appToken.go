@@ -48,7 +48,7 @@ type AppToken struct {
 	// The hash the token's sessions are signed with. Default SHA256 here (the platform's own default is SHA1). Changing it replaces the token.
 	//
 	// Example: `"SHA256"`
-	HashType pulumi.StringOutput `pulumi:"hashType"`
+	HashType HashTypeOutput `pulumi:"hashType"`
 	// Arbitrary values whose change forces a new token (rotation), as pulumi-random's keepers.
 	//
 	// Example: `{"rotation":"1"}`
@@ -68,7 +68,7 @@ type AppToken struct {
 	// The type of the sessions the token starts: USER (recommended) or ADMIN. Changing it replaces the token.
 	//
 	// Example: `"USER"`
-	SessionType pulumi.StringOutput `pulumi:"sessionType"`
+	SessionType SessionTypeOutput `pulumi:"sessionType"`
 	// The user id of the sessions the token starts.
 	//
 	// Example: `"deploy-bot"`
@@ -105,7 +105,7 @@ func NewAppToken(ctx *pulumi.Context,
 		args.Expiry = pulumi.IntPtr(0)
 	}
 	if args.HashType == nil {
-		args.HashType = pulumi.StringPtr("SHA256")
+		args.HashType = HashType("SHA256")
 	}
 	if args.SessionDuration == nil {
 		args.SessionDuration = pulumi.IntPtr(0)
@@ -114,7 +114,7 @@ func NewAppToken(ctx *pulumi.Context,
 		args.SessionPrivileges = pulumi.StringPtr("")
 	}
 	if args.SessionType == nil {
-		args.SessionType = pulumi.StringPtr("USER")
+		args.SessionType = SessionType("USER")
 	}
 	if args.SessionUserId == nil {
 		args.SessionUserId = pulumi.StringPtr("")
@@ -185,7 +185,7 @@ type appTokenArgs struct {
 	// The hash the token's sessions are signed with. Default SHA256 here (the platform's own default is SHA1). Changing it replaces the token.
 	//
 	// Example: `"SHA256"`
-	HashType *string `pulumi:"hashType"`
+	HashType *HashType `pulumi:"hashType"`
 	// Arbitrary values whose change forces a new token (rotation), as pulumi-random's keepers.
 	//
 	// Example: `{"rotation":"1"}`
@@ -201,7 +201,7 @@ type appTokenArgs struct {
 	// The type of the sessions the token starts: USER (recommended) or ADMIN. Changing it replaces the token.
 	//
 	// Example: `"USER"`
-	SessionType *string `pulumi:"sessionType"`
+	SessionType *SessionType `pulumi:"sessionType"`
 	// The user id of the sessions the token starts.
 	//
 	// Example: `"deploy-bot"`
@@ -229,7 +229,7 @@ type AppTokenArgs struct {
 	// The hash the token's sessions are signed with. Default SHA256 here (the platform's own default is SHA1). Changing it replaces the token.
 	//
 	// Example: `"SHA256"`
-	HashType pulumi.StringPtrInput
+	HashType HashTypePtrInput
 	// Arbitrary values whose change forces a new token (rotation), as pulumi-random's keepers.
 	//
 	// Example: `{"rotation":"1"}`
@@ -245,7 +245,7 @@ type AppTokenArgs struct {
 	// The type of the sessions the token starts: USER (recommended) or ADMIN. Changing it replaces the token.
 	//
 	// Example: `"USER"`
-	SessionType pulumi.StringPtrInput
+	SessionType SessionTypePtrInput
 	// The user id of the sessions the token starts.
 	//
 	// Example: `"deploy-bot"`
@@ -377,8 +377,8 @@ func (o AppTokenOutput) Expiry() pulumi.IntOutput {
 // The hash the token's sessions are signed with. Default SHA256 here (the platform's own default is SHA1). Changing it replaces the token.
 //
 // Example: `"SHA256"`
-func (o AppTokenOutput) HashType() pulumi.StringOutput {
-	return o.ApplyT(func(v *AppToken) pulumi.StringOutput { return v.HashType }).(pulumi.StringOutput)
+func (o AppTokenOutput) HashType() HashTypeOutput {
+	return o.ApplyT(func(v *AppToken) HashTypeOutput { return v.HashType }).(HashTypeOutput)
 }
 
 // Arbitrary values whose change forces a new token (rotation), as pulumi-random's keepers.
@@ -412,8 +412,8 @@ func (o AppTokenOutput) SessionPrivileges() pulumi.StringOutput {
 // The type of the sessions the token starts: USER (recommended) or ADMIN. Changing it replaces the token.
 //
 // Example: `"USER"`
-func (o AppTokenOutput) SessionType() pulumi.StringOutput {
-	return o.ApplyT(func(v *AppToken) pulumi.StringOutput { return v.SessionType }).(pulumi.StringOutput)
+func (o AppTokenOutput) SessionType() SessionTypeOutput {
+	return o.ApplyT(func(v *AppToken) SessionTypeOutput { return v.SessionType }).(SessionTypeOutput)
 }
 
 // The user id of the sessions the token starts.

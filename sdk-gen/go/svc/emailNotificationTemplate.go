@@ -37,7 +37,7 @@ type EmailNotificationTemplate struct {
 	// Blind-copied (in the SMTP envelope only): a list of {email, name?}, at most 50.
 	//
 	// Example: `[{"email":"audit@example.com"}]`
-	Bcc pulumi.StringMapArrayOutput `pulumi:"bcc"`
+	Bcc EmailRecipientArrayOutput `pulumi:"bcc"`
 	// The body (text or HTML, see format), at most 100,000 characters; `{key}` is replaced by the content parameter of that key.
 	//
 	// Example: `"Entry {entry_name} ({entry_id}) is ready."`
@@ -45,7 +45,7 @@ type EmailNotificationTemplate struct {
 	// Copied: a list of {email, name?}, at most 50.
 	//
 	// Example: `[{"email":"lead@example.com"}]`
-	Cc pulumi.StringMapArrayOutput `pulumi:"cc"`
+	Cc EmailRecipientArrayOutput `pulumi:"cc"`
 	// How to reach another account than the provider's (a secret); usually left out.
 	//
 	// Example: `{"partnerId":102}`
@@ -53,7 +53,7 @@ type EmailNotificationTemplate struct {
 	// What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
 	//
 	// Example: `[{"key":"entry_name","value":"{entry.name}"}]`
-	ContentParameters pulumi.StringMapArrayOutput `pulumi:"contentParameters"`
+	ContentParameters ContentParameterArrayOutput `pulumi:"contentParameters"`
 	// Creation time, unix seconds.
 	//
 	// Example: `1795000000`
@@ -77,7 +77,7 @@ type EmailNotificationTemplate struct {
 	// TEXT or HTML (values filled into an HTML body are HTML-escaped).
 	//
 	// Example: `"TEXT"`
-	Format pulumi.StringOutput `pulumi:"format"`
+	Format EmailFormatOutput `pulumi:"format"`
 	// The sender's address.
 	//
 	// Example: `"video@example.com"`
@@ -97,11 +97,11 @@ type EmailNotificationTemplate struct {
 	// HIGH, NORMAL or LOW (the X-Priority header).
 	//
 	// Example: `"HIGH"`
-	Priority pulumi.StringOutput `pulumi:"priority"`
+	Priority EmailPriorityOutput `pulumi:"priority"`
 	// Where replies go: a list of {email, name?}, at most 50.
 	//
 	// Example: `[{"email":"video-team@example.com","name":"Video team"}]`
-	ReplyTo pulumi.StringMapArrayOutput `pulumi:"replyTo"`
+	ReplyTo EmailRecipientArrayOutput `pulumi:"replyTo"`
 	// The id of the system template it was cloned from (unknown after an import).
 	//
 	// Example: `"202"`
@@ -121,6 +121,8 @@ type EmailNotificationTemplate struct {
 	// The system email template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
 	// Example: `"202"`
+	//
+	// Deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
 	SystemTemplateId pulumi.StringPtrOutput `pulumi:"systemTemplateId"`
 	// The system email template to clone, by its system name. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
@@ -133,7 +135,7 @@ type EmailNotificationTemplate struct {
 	// Who the email is sent to: a list of {email, name?}, 1 to 50.
 	//
 	// Example: `[{"email":"editors@example.com","name":"Editors"}]`
-	To pulumi.StringMapArrayOutput `pulumi:"to"`
+	To EmailRecipientArrayOutput `pulumi:"to"`
 	// Time of the last change, unix seconds.
 	//
 	// Example: `1795000000`
@@ -169,10 +171,10 @@ func NewEmailNotificationTemplate(ctx *pulumi.Context,
 		args.Description = pulumi.StringPtr("")
 	}
 	if args.Format == nil {
-		args.Format = pulumi.StringPtr("TEXT")
+		args.Format = EmailFormat("TEXT")
 	}
 	if args.Priority == nil {
-		args.Priority = pulumi.StringPtr("NORMAL")
+		args.Priority = EmailPriority("NORMAL")
 	}
 	if args.Connection != nil {
 		args.Connection = pulumi.ToSecret(args.Connection).(ConnectionPtrInput)
@@ -231,7 +233,7 @@ type emailNotificationTemplateArgs struct {
 	// Blind-copied (in the SMTP envelope only): a list of {email, name?}, at most 50.
 	//
 	// Example: `[{"email":"audit@example.com"}]`
-	Bcc []map[string]string `pulumi:"bcc"`
+	Bcc []EmailRecipient `pulumi:"bcc"`
 	// The body (text or HTML, see format), at most 100,000 characters; `{key}` is replaced by the content parameter of that key.
 	//
 	// Example: `"Entry {entry_name} ({entry_id}) is ready."`
@@ -239,7 +241,7 @@ type emailNotificationTemplateArgs struct {
 	// Copied: a list of {email, name?}, at most 50.
 	//
 	// Example: `[{"email":"lead@example.com"}]`
-	Cc []map[string]string `pulumi:"cc"`
+	Cc []EmailRecipient `pulumi:"cc"`
 	// How to reach another account than the provider's (a secret); usually left out.
 	//
 	// Example: `{"partnerId":102}`
@@ -247,7 +249,7 @@ type emailNotificationTemplateArgs struct {
 	// What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
 	//
 	// Example: `[{"key":"entry_name","value":"{entry.name}"}]`
-	ContentParameters []map[string]string `pulumi:"contentParameters"`
+	ContentParameters []ContentParameter `pulumi:"contentParameters"`
 	// What the template is for.
 	//
 	// Example: `"Editors review new entries"`
@@ -259,7 +261,7 @@ type emailNotificationTemplateArgs struct {
 	// TEXT or HTML (values filled into an HTML body are HTML-escaped).
 	//
 	// Example: `"TEXT"`
-	Format *string `pulumi:"format"`
+	Format *EmailFormat `pulumi:"format"`
 	// The sender's address.
 	//
 	// Example: `"video@example.com"`
@@ -275,11 +277,11 @@ type emailNotificationTemplateArgs struct {
 	// HIGH, NORMAL or LOW (the X-Priority header).
 	//
 	// Example: `"HIGH"`
-	Priority *string `pulumi:"priority"`
+	Priority *EmailPriority `pulumi:"priority"`
 	// Where replies go: a list of {email, name?}, at most 50.
 	//
 	// Example: `[{"email":"video-team@example.com","name":"Video team"}]`
-	ReplyTo []map[string]string `pulumi:"replyTo"`
+	ReplyTo []EmailRecipient `pulumi:"replyTo"`
 	// The subject: one line, at most 998 characters; `{key}` is replaced by the content parameter of that key.
 	//
 	// Example: `"Ready: {entry_name}"`
@@ -291,6 +293,8 @@ type emailNotificationTemplateArgs struct {
 	// The system email template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
 	// Example: `"202"`
+	//
+	// Deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
 	SystemTemplateId *string `pulumi:"systemTemplateId"`
 	// The system email template to clone, by its system name. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
@@ -299,7 +303,7 @@ type emailNotificationTemplateArgs struct {
 	// Who the email is sent to: a list of {email, name?}, 1 to 50.
 	//
 	// Example: `[{"email":"editors@example.com","name":"Editors"}]`
-	To []map[string]string `pulumi:"to"`
+	To []EmailRecipient `pulumi:"to"`
 }
 
 // The set of arguments for constructing a EmailNotificationTemplate resource.
@@ -315,7 +319,7 @@ type EmailNotificationTemplateArgs struct {
 	// Blind-copied (in the SMTP envelope only): a list of {email, name?}, at most 50.
 	//
 	// Example: `[{"email":"audit@example.com"}]`
-	Bcc pulumi.StringMapArrayInput
+	Bcc EmailRecipientArrayInput
 	// The body (text or HTML, see format), at most 100,000 characters; `{key}` is replaced by the content parameter of that key.
 	//
 	// Example: `"Entry {entry_name} ({entry_id}) is ready."`
@@ -323,7 +327,7 @@ type EmailNotificationTemplateArgs struct {
 	// Copied: a list of {email, name?}, at most 50.
 	//
 	// Example: `[{"email":"lead@example.com"}]`
-	Cc pulumi.StringMapArrayInput
+	Cc EmailRecipientArrayInput
 	// How to reach another account than the provider's (a secret); usually left out.
 	//
 	// Example: `{"partnerId":102}`
@@ -331,7 +335,7 @@ type EmailNotificationTemplateArgs struct {
 	// What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
 	//
 	// Example: `[{"key":"entry_name","value":"{entry.name}"}]`
-	ContentParameters pulumi.StringMapArrayInput
+	ContentParameters ContentParameterArrayInput
 	// What the template is for.
 	//
 	// Example: `"Editors review new entries"`
@@ -343,7 +347,7 @@ type EmailNotificationTemplateArgs struct {
 	// TEXT or HTML (values filled into an HTML body are HTML-escaped).
 	//
 	// Example: `"TEXT"`
-	Format pulumi.StringPtrInput
+	Format EmailFormatPtrInput
 	// The sender's address.
 	//
 	// Example: `"video@example.com"`
@@ -359,11 +363,11 @@ type EmailNotificationTemplateArgs struct {
 	// HIGH, NORMAL or LOW (the X-Priority header).
 	//
 	// Example: `"HIGH"`
-	Priority pulumi.StringPtrInput
+	Priority EmailPriorityPtrInput
 	// Where replies go: a list of {email, name?}, at most 50.
 	//
 	// Example: `[{"email":"video-team@example.com","name":"Video team"}]`
-	ReplyTo pulumi.StringMapArrayInput
+	ReplyTo EmailRecipientArrayInput
 	// The subject: one line, at most 998 characters; `{key}` is replaced by the content parameter of that key.
 	//
 	// Example: `"Ready: {entry_name}"`
@@ -375,6 +379,8 @@ type EmailNotificationTemplateArgs struct {
 	// The system email template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
 	// Example: `"202"`
+	//
+	// Deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
 	SystemTemplateId pulumi.StringPtrInput
 	// The system email template to clone, by its system name. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
@@ -383,7 +389,7 @@ type EmailNotificationTemplateArgs struct {
 	// Who the email is sent to: a list of {email, name?}, 1 to 50.
 	//
 	// Example: `[{"email":"editors@example.com","name":"Editors"}]`
-	To pulumi.StringMapArrayInput
+	To EmailRecipientArrayInput
 }
 
 func (EmailNotificationTemplateArgs) ElementType() reflect.Type {
@@ -490,8 +496,8 @@ func (o EmailNotificationTemplateOutput) AdoptId() pulumi.StringPtrOutput {
 // Blind-copied (in the SMTP envelope only): a list of {email, name?}, at most 50.
 //
 // Example: `[{"email":"audit@example.com"}]`
-func (o EmailNotificationTemplateOutput) Bcc() pulumi.StringMapArrayOutput {
-	return o.ApplyT(func(v *EmailNotificationTemplate) pulumi.StringMapArrayOutput { return v.Bcc }).(pulumi.StringMapArrayOutput)
+func (o EmailNotificationTemplateOutput) Bcc() EmailRecipientArrayOutput {
+	return o.ApplyT(func(v *EmailNotificationTemplate) EmailRecipientArrayOutput { return v.Bcc }).(EmailRecipientArrayOutput)
 }
 
 // The body (text or HTML, see format), at most 100,000 characters; `{key}` is replaced by the content parameter of that key.
@@ -504,8 +510,8 @@ func (o EmailNotificationTemplateOutput) Body() pulumi.StringOutput {
 // Copied: a list of {email, name?}, at most 50.
 //
 // Example: `[{"email":"lead@example.com"}]`
-func (o EmailNotificationTemplateOutput) Cc() pulumi.StringMapArrayOutput {
-	return o.ApplyT(func(v *EmailNotificationTemplate) pulumi.StringMapArrayOutput { return v.Cc }).(pulumi.StringMapArrayOutput)
+func (o EmailNotificationTemplateOutput) Cc() EmailRecipientArrayOutput {
+	return o.ApplyT(func(v *EmailNotificationTemplate) EmailRecipientArrayOutput { return v.Cc }).(EmailRecipientArrayOutput)
 }
 
 // How to reach another account than the provider's (a secret); usually left out.
@@ -518,8 +524,8 @@ func (o EmailNotificationTemplateOutput) Connection() ConnectionPtrOutput {
 // What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
 //
 // Example: `[{"key":"entry_name","value":"{entry.name}"}]`
-func (o EmailNotificationTemplateOutput) ContentParameters() pulumi.StringMapArrayOutput {
-	return o.ApplyT(func(v *EmailNotificationTemplate) pulumi.StringMapArrayOutput { return v.ContentParameters }).(pulumi.StringMapArrayOutput)
+func (o EmailNotificationTemplateOutput) ContentParameters() ContentParameterArrayOutput {
+	return o.ApplyT(func(v *EmailNotificationTemplate) ContentParameterArrayOutput { return v.ContentParameters }).(ContentParameterArrayOutput)
 }
 
 // Creation time, unix seconds.
@@ -560,8 +566,8 @@ func (o EmailNotificationTemplateOutput) EventType() pulumi.StringOutput {
 // TEXT or HTML (values filled into an HTML body are HTML-escaped).
 //
 // Example: `"TEXT"`
-func (o EmailNotificationTemplateOutput) Format() pulumi.StringOutput {
-	return o.ApplyT(func(v *EmailNotificationTemplate) pulumi.StringOutput { return v.Format }).(pulumi.StringOutput)
+func (o EmailNotificationTemplateOutput) Format() EmailFormatOutput {
+	return o.ApplyT(func(v *EmailNotificationTemplate) EmailFormatOutput { return v.Format }).(EmailFormatOutput)
 }
 
 // The sender's address.
@@ -595,15 +601,15 @@ func (o EmailNotificationTemplateOutput) PartnerId() pulumi.IntOutput {
 // HIGH, NORMAL or LOW (the X-Priority header).
 //
 // Example: `"HIGH"`
-func (o EmailNotificationTemplateOutput) Priority() pulumi.StringOutput {
-	return o.ApplyT(func(v *EmailNotificationTemplate) pulumi.StringOutput { return v.Priority }).(pulumi.StringOutput)
+func (o EmailNotificationTemplateOutput) Priority() EmailPriorityOutput {
+	return o.ApplyT(func(v *EmailNotificationTemplate) EmailPriorityOutput { return v.Priority }).(EmailPriorityOutput)
 }
 
 // Where replies go: a list of {email, name?}, at most 50.
 //
 // Example: `[{"email":"video-team@example.com","name":"Video team"}]`
-func (o EmailNotificationTemplateOutput) ReplyTo() pulumi.StringMapArrayOutput {
-	return o.ApplyT(func(v *EmailNotificationTemplate) pulumi.StringMapArrayOutput { return v.ReplyTo }).(pulumi.StringMapArrayOutput)
+func (o EmailNotificationTemplateOutput) ReplyTo() EmailRecipientArrayOutput {
+	return o.ApplyT(func(v *EmailNotificationTemplate) EmailRecipientArrayOutput { return v.ReplyTo }).(EmailRecipientArrayOutput)
 }
 
 // The id of the system template it was cloned from (unknown after an import).
@@ -637,6 +643,8 @@ func (o EmailNotificationTemplateOutput) SystemName() pulumi.StringPtrOutput {
 // The system email template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
 //
 // Example: `"202"`
+//
+// Deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
 func (o EmailNotificationTemplateOutput) SystemTemplateId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *EmailNotificationTemplate) pulumi.StringPtrOutput { return v.SystemTemplateId }).(pulumi.StringPtrOutput)
 }
@@ -658,8 +666,8 @@ func (o EmailNotificationTemplateOutput) TemplateId() pulumi.StringOutput {
 // Who the email is sent to: a list of {email, name?}, 1 to 50.
 //
 // Example: `[{"email":"editors@example.com","name":"Editors"}]`
-func (o EmailNotificationTemplateOutput) To() pulumi.StringMapArrayOutput {
-	return o.ApplyT(func(v *EmailNotificationTemplate) pulumi.StringMapArrayOutput { return v.To }).(pulumi.StringMapArrayOutput)
+func (o EmailNotificationTemplateOutput) To() EmailRecipientArrayOutput {
+	return o.ApplyT(func(v *EmailNotificationTemplate) EmailRecipientArrayOutput { return v.To }).(EmailRecipientArrayOutput)
 }
 
 // Time of the last change, unix seconds.

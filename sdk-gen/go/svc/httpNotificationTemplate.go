@@ -61,7 +61,7 @@ type HttpNotificationTemplate struct {
 	// The HTTP method of deliveries.
 	//
 	// Example: `"POST"`
-	Method pulumi.StringOutput `pulumi:"method"`
+	Method HttpMethodOutput `pulumi:"method"`
 	// The template's name (at least 3 characters).
 	//
 	// Example: `"Entry ready -> publishing"`
@@ -73,7 +73,7 @@ type HttpNotificationTemplate struct {
 	// The hash of the delivery signature: SHA1, SHA256 or SHA512.
 	//
 	// Example: `"SHA256"`
-	SecureHashingAlgo pulumi.StringOutput `pulumi:"secureHashingAlgo"`
+	SecureHashingAlgo SecureHashingAlgoOutput `pulumi:"secureHashingAlgo"`
 	// The signing secret of deliveries (X-SVC-SIGNATURE), at least 16 characters; a secret. Write-once on the platform: compared with the state, never read back.
 	//
 	// Example: `"a-long-random-signing-secret"`
@@ -93,6 +93,8 @@ type HttpNotificationTemplate struct {
 	// The system template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
 	// Example: `"1001"`
+	//
+	// Deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
 	SystemTemplateId pulumi.StringPtrOutput `pulumi:"systemTemplateId"`
 	// The system template to clone, by its system name. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
@@ -132,10 +134,10 @@ func NewHttpNotificationTemplate(ctx *pulumi.Context,
 		args.Description = pulumi.StringPtr("")
 	}
 	if args.Method == nil {
-		args.Method = pulumi.StringPtr("POST")
+		args.Method = HttpMethod("POST")
 	}
 	if args.SecureHashingAlgo == nil {
-		args.SecureHashingAlgo = pulumi.StringPtr("SHA256")
+		args.SecureHashingAlgo = SecureHashingAlgo("SHA256")
 	}
 	if args.Connection != nil {
 		args.Connection = pulumi.ToSecret(args.Connection).(ConnectionPtrInput)
@@ -210,7 +212,7 @@ type httpNotificationTemplateArgs struct {
 	// The HTTP method of deliveries.
 	//
 	// Example: `"POST"`
-	Method *string `pulumi:"method"`
+	Method *HttpMethod `pulumi:"method"`
 	// The template's name (at least 3 characters).
 	//
 	// Example: `"Entry ready -> publishing"`
@@ -218,7 +220,7 @@ type httpNotificationTemplateArgs struct {
 	// The hash of the delivery signature: SHA1, SHA256 or SHA512.
 	//
 	// Example: `"SHA256"`
-	SecureHashingAlgo *string `pulumi:"secureHashingAlgo"`
+	SecureHashingAlgo *SecureHashingAlgo `pulumi:"secureHashingAlgo"`
 	// The signing secret of deliveries (X-SVC-SIGNATURE), at least 16 characters; a secret. Write-once on the platform: compared with the state, never read back.
 	//
 	// Example: `"a-long-random-signing-secret"`
@@ -230,6 +232,8 @@ type httpNotificationTemplateArgs struct {
 	// The system template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
 	// Example: `"1001"`
+	//
+	// Deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
 	SystemTemplateId *string `pulumi:"systemTemplateId"`
 	// The system template to clone, by its system name. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
@@ -266,7 +270,7 @@ type HttpNotificationTemplateArgs struct {
 	// The HTTP method of deliveries.
 	//
 	// Example: `"POST"`
-	Method pulumi.StringPtrInput
+	Method HttpMethodPtrInput
 	// The template's name (at least 3 characters).
 	//
 	// Example: `"Entry ready -> publishing"`
@@ -274,7 +278,7 @@ type HttpNotificationTemplateArgs struct {
 	// The hash of the delivery signature: SHA1, SHA256 or SHA512.
 	//
 	// Example: `"SHA256"`
-	SecureHashingAlgo pulumi.StringPtrInput
+	SecureHashingAlgo SecureHashingAlgoPtrInput
 	// The signing secret of deliveries (X-SVC-SIGNATURE), at least 16 characters; a secret. Write-once on the platform: compared with the state, never read back.
 	//
 	// Example: `"a-long-random-signing-secret"`
@@ -286,6 +290,8 @@ type HttpNotificationTemplateArgs struct {
 	// The system template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
 	// Example: `"1001"`
+	//
+	// Deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
 	SystemTemplateId pulumi.StringPtrInput
 	// The system template to clone, by its system name. Exactly one of systemTemplateId, systemTemplateName or event.
 	//
@@ -443,8 +449,8 @@ func (o HttpNotificationTemplateOutput) EventType() pulumi.StringOutput {
 // The HTTP method of deliveries.
 //
 // Example: `"POST"`
-func (o HttpNotificationTemplateOutput) Method() pulumi.StringOutput {
-	return o.ApplyT(func(v *HttpNotificationTemplate) pulumi.StringOutput { return v.Method }).(pulumi.StringOutput)
+func (o HttpNotificationTemplateOutput) Method() HttpMethodOutput {
+	return o.ApplyT(func(v *HttpNotificationTemplate) HttpMethodOutput { return v.Method }).(HttpMethodOutput)
 }
 
 // The template's name (at least 3 characters).
@@ -464,8 +470,8 @@ func (o HttpNotificationTemplateOutput) PartnerId() pulumi.IntOutput {
 // The hash of the delivery signature: SHA1, SHA256 or SHA512.
 //
 // Example: `"SHA256"`
-func (o HttpNotificationTemplateOutput) SecureHashingAlgo() pulumi.StringOutput {
-	return o.ApplyT(func(v *HttpNotificationTemplate) pulumi.StringOutput { return v.SecureHashingAlgo }).(pulumi.StringOutput)
+func (o HttpNotificationTemplateOutput) SecureHashingAlgo() SecureHashingAlgoOutput {
+	return o.ApplyT(func(v *HttpNotificationTemplate) SecureHashingAlgoOutput { return v.SecureHashingAlgo }).(SecureHashingAlgoOutput)
 }
 
 // The signing secret of deliveries (X-SVC-SIGNATURE), at least 16 characters; a secret. Write-once on the platform: compared with the state, never read back.
@@ -499,6 +505,8 @@ func (o HttpNotificationTemplateOutput) SystemName() pulumi.StringPtrOutput {
 // The system template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
 //
 // Example: `"1001"`
+//
+// Deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).
 func (o HttpNotificationTemplateOutput) SystemTemplateId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *HttpNotificationTemplate) pulumi.StringPtrOutput { return v.SystemTemplateId }).(pulumi.StringPtrOutput)
 }

@@ -13,6 +13,108 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// An app token as a list shows it: its fields, never its value.
+type AppTokenSummary struct {
+	// Creation time, unix seconds.
+	CreatedAt int `pulumi:"createdAt"`
+	// What the token is for.
+	Description string `pulumi:"description"`
+	// Unix time it expires; 0 is never.
+	Expiry int `pulumi:"expiry"`
+	// The hash its sessions are signed with.
+	HashType HashType `pulumi:"hashType"`
+	// Lifetime of its sessions, in seconds; 0 is the account default.
+	SessionDuration int `pulumi:"sessionDuration"`
+	// Privileges of its sessions.
+	SessionPrivileges string `pulumi:"sessionPrivileges"`
+	// USER or ADMIN.
+	SessionType SessionType `pulumi:"sessionType"`
+	// 1 disabled, 2 active.
+	Status int `pulumi:"status"`
+	// The token's id.
+	TokenId string `pulumi:"tokenId"`
+}
+
+// An app token as a list shows it: its fields, never its value.
+type AppTokenSummaryOutput struct{ *pulumi.OutputState }
+
+func (AppTokenSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AppTokenSummary)(nil)).Elem()
+}
+
+func (o AppTokenSummaryOutput) ToAppTokenSummaryOutput() AppTokenSummaryOutput {
+	return o
+}
+
+func (o AppTokenSummaryOutput) ToAppTokenSummaryOutputWithContext(ctx context.Context) AppTokenSummaryOutput {
+	return o
+}
+
+// Creation time, unix seconds.
+func (o AppTokenSummaryOutput) CreatedAt() pulumi.IntOutput {
+	return o.ApplyT(func(v AppTokenSummary) int { return v.CreatedAt }).(pulumi.IntOutput)
+}
+
+// What the token is for.
+func (o AppTokenSummaryOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v AppTokenSummary) string { return v.Description }).(pulumi.StringOutput)
+}
+
+// Unix time it expires; 0 is never.
+func (o AppTokenSummaryOutput) Expiry() pulumi.IntOutput {
+	return o.ApplyT(func(v AppTokenSummary) int { return v.Expiry }).(pulumi.IntOutput)
+}
+
+// The hash its sessions are signed with.
+func (o AppTokenSummaryOutput) HashType() HashTypeOutput {
+	return o.ApplyT(func(v AppTokenSummary) HashType { return v.HashType }).(HashTypeOutput)
+}
+
+// Lifetime of its sessions, in seconds; 0 is the account default.
+func (o AppTokenSummaryOutput) SessionDuration() pulumi.IntOutput {
+	return o.ApplyT(func(v AppTokenSummary) int { return v.SessionDuration }).(pulumi.IntOutput)
+}
+
+// Privileges of its sessions.
+func (o AppTokenSummaryOutput) SessionPrivileges() pulumi.StringOutput {
+	return o.ApplyT(func(v AppTokenSummary) string { return v.SessionPrivileges }).(pulumi.StringOutput)
+}
+
+// USER or ADMIN.
+func (o AppTokenSummaryOutput) SessionType() SessionTypeOutput {
+	return o.ApplyT(func(v AppTokenSummary) SessionType { return v.SessionType }).(SessionTypeOutput)
+}
+
+// 1 disabled, 2 active.
+func (o AppTokenSummaryOutput) Status() pulumi.IntOutput {
+	return o.ApplyT(func(v AppTokenSummary) int { return v.Status }).(pulumi.IntOutput)
+}
+
+// The token's id.
+func (o AppTokenSummaryOutput) TokenId() pulumi.StringOutput {
+	return o.ApplyT(func(v AppTokenSummary) string { return v.TokenId }).(pulumi.StringOutput)
+}
+
+type AppTokenSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (AppTokenSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AppTokenSummary)(nil)).Elem()
+}
+
+func (o AppTokenSummaryArrayOutput) ToAppTokenSummaryArrayOutput() AppTokenSummaryArrayOutput {
+	return o
+}
+
+func (o AppTokenSummaryArrayOutput) ToAppTokenSummaryArrayOutputWithContext(ctx context.Context) AppTokenSummaryArrayOutput {
+	return o
+}
+
+func (o AppTokenSummaryArrayOutput) Index(i pulumi.IntInput) AppTokenSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AppTokenSummary {
+		return vs[0].([]AppTokenSummary)[vs[1].(int)]
+	}).(AppTokenSummaryOutput)
+}
+
 // An explicit connection to an account (a second account): any setting left out comes from the provider.
 type Connection struct {
 	// The account's admin secret (pipelines should prefer an app token).
@@ -305,9 +407,336 @@ func (o ConnectionPtrOutput) RequestTimeoutMs() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
+// What `{key}` in an email's subject and body becomes: a text with placeholders filled from the event.
+type ContentParameter struct {
+	// What the parameter is for.
+	Description *string `pulumi:"description"`
+	// The key `{key}` stands for: letters, digits and _, starting with a letter.
+	Key string `pulumi:"key"`
+	// The text, with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
+	Value string `pulumi:"value"`
+}
+
+// ContentParameterInput is an input type that accepts ContentParameterArgs and ContentParameterOutput values.
+// You can construct a concrete instance of `ContentParameterInput` via:
+//
+//	ContentParameterArgs{...}
+type ContentParameterInput interface {
+	pulumi.Input
+
+	ToContentParameterOutput() ContentParameterOutput
+	ToContentParameterOutputWithContext(context.Context) ContentParameterOutput
+}
+
+// What `{key}` in an email's subject and body becomes: a text with placeholders filled from the event.
+type ContentParameterArgs struct {
+	// What the parameter is for.
+	Description pulumi.StringPtrInput `pulumi:"description"`
+	// The key `{key}` stands for: letters, digits and _, starting with a letter.
+	Key pulumi.StringInput `pulumi:"key"`
+	// The text, with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
+	Value pulumi.StringInput `pulumi:"value"`
+}
+
+func (ContentParameterArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ContentParameter)(nil)).Elem()
+}
+
+func (i ContentParameterArgs) ToContentParameterOutput() ContentParameterOutput {
+	return i.ToContentParameterOutputWithContext(context.Background())
+}
+
+func (i ContentParameterArgs) ToContentParameterOutputWithContext(ctx context.Context) ContentParameterOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ContentParameterOutput)
+}
+
+// ContentParameterArrayInput is an input type that accepts ContentParameterArray and ContentParameterArrayOutput values.
+// You can construct a concrete instance of `ContentParameterArrayInput` via:
+//
+//	ContentParameterArray{ ContentParameterArgs{...} }
+type ContentParameterArrayInput interface {
+	pulumi.Input
+
+	ToContentParameterArrayOutput() ContentParameterArrayOutput
+	ToContentParameterArrayOutputWithContext(context.Context) ContentParameterArrayOutput
+}
+
+type ContentParameterArray []ContentParameterInput
+
+func (ContentParameterArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ContentParameter)(nil)).Elem()
+}
+
+func (i ContentParameterArray) ToContentParameterArrayOutput() ContentParameterArrayOutput {
+	return i.ToContentParameterArrayOutputWithContext(context.Background())
+}
+
+func (i ContentParameterArray) ToContentParameterArrayOutputWithContext(ctx context.Context) ContentParameterArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ContentParameterArrayOutput)
+}
+
+// What `{key}` in an email's subject and body becomes: a text with placeholders filled from the event.
+type ContentParameterOutput struct{ *pulumi.OutputState }
+
+func (ContentParameterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ContentParameter)(nil)).Elem()
+}
+
+func (o ContentParameterOutput) ToContentParameterOutput() ContentParameterOutput {
+	return o
+}
+
+func (o ContentParameterOutput) ToContentParameterOutputWithContext(ctx context.Context) ContentParameterOutput {
+	return o
+}
+
+// What the parameter is for.
+func (o ContentParameterOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContentParameter) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// The key `{key}` stands for: letters, digits and _, starting with a letter.
+func (o ContentParameterOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v ContentParameter) string { return v.Key }).(pulumi.StringOutput)
+}
+
+// The text, with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
+func (o ContentParameterOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v ContentParameter) string { return v.Value }).(pulumi.StringOutput)
+}
+
+type ContentParameterArrayOutput struct{ *pulumi.OutputState }
+
+func (ContentParameterArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ContentParameter)(nil)).Elem()
+}
+
+func (o ContentParameterArrayOutput) ToContentParameterArrayOutput() ContentParameterArrayOutput {
+	return o
+}
+
+func (o ContentParameterArrayOutput) ToContentParameterArrayOutputWithContext(ctx context.Context) ContentParameterArrayOutput {
+	return o
+}
+
+func (o ContentParameterArrayOutput) Index(i pulumi.IntInput) ContentParameterOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ContentParameter {
+		return vs[0].([]ContentParameter)[vs[1].(int)]
+	}).(ContentParameterOutput)
+}
+
+// A recipient of an email: its address and, optionally, a display name.
+type EmailRecipient struct {
+	// The address.
+	Email string `pulumi:"email"`
+	// The display name (one line).
+	Name *string `pulumi:"name"`
+}
+
+// EmailRecipientInput is an input type that accepts EmailRecipientArgs and EmailRecipientOutput values.
+// You can construct a concrete instance of `EmailRecipientInput` via:
+//
+//	EmailRecipientArgs{...}
+type EmailRecipientInput interface {
+	pulumi.Input
+
+	ToEmailRecipientOutput() EmailRecipientOutput
+	ToEmailRecipientOutputWithContext(context.Context) EmailRecipientOutput
+}
+
+// A recipient of an email: its address and, optionally, a display name.
+type EmailRecipientArgs struct {
+	// The address.
+	Email pulumi.StringInput `pulumi:"email"`
+	// The display name (one line).
+	Name pulumi.StringPtrInput `pulumi:"name"`
+}
+
+func (EmailRecipientArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*EmailRecipient)(nil)).Elem()
+}
+
+func (i EmailRecipientArgs) ToEmailRecipientOutput() EmailRecipientOutput {
+	return i.ToEmailRecipientOutputWithContext(context.Background())
+}
+
+func (i EmailRecipientArgs) ToEmailRecipientOutputWithContext(ctx context.Context) EmailRecipientOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EmailRecipientOutput)
+}
+
+// EmailRecipientArrayInput is an input type that accepts EmailRecipientArray and EmailRecipientArrayOutput values.
+// You can construct a concrete instance of `EmailRecipientArrayInput` via:
+//
+//	EmailRecipientArray{ EmailRecipientArgs{...} }
+type EmailRecipientArrayInput interface {
+	pulumi.Input
+
+	ToEmailRecipientArrayOutput() EmailRecipientArrayOutput
+	ToEmailRecipientArrayOutputWithContext(context.Context) EmailRecipientArrayOutput
+}
+
+type EmailRecipientArray []EmailRecipientInput
+
+func (EmailRecipientArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]EmailRecipient)(nil)).Elem()
+}
+
+func (i EmailRecipientArray) ToEmailRecipientArrayOutput() EmailRecipientArrayOutput {
+	return i.ToEmailRecipientArrayOutputWithContext(context.Background())
+}
+
+func (i EmailRecipientArray) ToEmailRecipientArrayOutputWithContext(ctx context.Context) EmailRecipientArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EmailRecipientArrayOutput)
+}
+
+// A recipient of an email: its address and, optionally, a display name.
+type EmailRecipientOutput struct{ *pulumi.OutputState }
+
+func (EmailRecipientOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EmailRecipient)(nil)).Elem()
+}
+
+func (o EmailRecipientOutput) ToEmailRecipientOutput() EmailRecipientOutput {
+	return o
+}
+
+func (o EmailRecipientOutput) ToEmailRecipientOutputWithContext(ctx context.Context) EmailRecipientOutput {
+	return o
+}
+
+// The address.
+func (o EmailRecipientOutput) Email() pulumi.StringOutput {
+	return o.ApplyT(func(v EmailRecipient) string { return v.Email }).(pulumi.StringOutput)
+}
+
+// The display name (one line).
+func (o EmailRecipientOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EmailRecipient) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+type EmailRecipientArrayOutput struct{ *pulumi.OutputState }
+
+func (EmailRecipientArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]EmailRecipient)(nil)).Elem()
+}
+
+func (o EmailRecipientArrayOutput) ToEmailRecipientArrayOutput() EmailRecipientArrayOutput {
+	return o
+}
+
+func (o EmailRecipientArrayOutput) ToEmailRecipientArrayOutputWithContext(ctx context.Context) EmailRecipientArrayOutput {
+	return o
+}
+
+func (o EmailRecipientArrayOutput) Index(i pulumi.IntInput) EmailRecipientOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) EmailRecipient {
+		return vs[0].([]EmailRecipient)[vs[1].(int)]
+	}).(EmailRecipientOutput)
+}
+
+// A system template of the platform's catalog: what a template is cloned from.
+type SystemTemplate struct {
+	// The catalog event it reacts to, such as entry.ready, when it is one.
+	Event *string `pulumi:"event"`
+	// The platform's object type.
+	EventObjectType string `pulumi:"eventObjectType"`
+	// The platform's event type.
+	EventType string `pulumi:"eventType"`
+	// HTTP or EMAIL.
+	Kind TemplateKind `pulumi:"kind"`
+	// Its name.
+	Name string `pulumi:"name"`
+	// Its system name (the same in every account).
+	SystemName *string `pulumi:"systemName"`
+	// The system template's id (differs between accounts).
+	TemplateId string `pulumi:"templateId"`
+}
+
+// A system template of the platform's catalog: what a template is cloned from.
+type SystemTemplateOutput struct{ *pulumi.OutputState }
+
+func (SystemTemplateOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SystemTemplate)(nil)).Elem()
+}
+
+func (o SystemTemplateOutput) ToSystemTemplateOutput() SystemTemplateOutput {
+	return o
+}
+
+func (o SystemTemplateOutput) ToSystemTemplateOutputWithContext(ctx context.Context) SystemTemplateOutput {
+	return o
+}
+
+// The catalog event it reacts to, such as entry.ready, when it is one.
+func (o SystemTemplateOutput) Event() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SystemTemplate) *string { return v.Event }).(pulumi.StringPtrOutput)
+}
+
+// The platform's object type.
+func (o SystemTemplateOutput) EventObjectType() pulumi.StringOutput {
+	return o.ApplyT(func(v SystemTemplate) string { return v.EventObjectType }).(pulumi.StringOutput)
+}
+
+// The platform's event type.
+func (o SystemTemplateOutput) EventType() pulumi.StringOutput {
+	return o.ApplyT(func(v SystemTemplate) string { return v.EventType }).(pulumi.StringOutput)
+}
+
+// HTTP or EMAIL.
+func (o SystemTemplateOutput) Kind() TemplateKindOutput {
+	return o.ApplyT(func(v SystemTemplate) TemplateKind { return v.Kind }).(TemplateKindOutput)
+}
+
+// Its name.
+func (o SystemTemplateOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v SystemTemplate) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Its system name (the same in every account).
+func (o SystemTemplateOutput) SystemName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SystemTemplate) *string { return v.SystemName }).(pulumi.StringPtrOutput)
+}
+
+// The system template's id (differs between accounts).
+func (o SystemTemplateOutput) TemplateId() pulumi.StringOutput {
+	return o.ApplyT(func(v SystemTemplate) string { return v.TemplateId }).(pulumi.StringOutput)
+}
+
+type SystemTemplateArrayOutput struct{ *pulumi.OutputState }
+
+func (SystemTemplateArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SystemTemplate)(nil)).Elem()
+}
+
+func (o SystemTemplateArrayOutput) ToSystemTemplateArrayOutput() SystemTemplateArrayOutput {
+	return o
+}
+
+func (o SystemTemplateArrayOutput) ToSystemTemplateArrayOutputWithContext(ctx context.Context) SystemTemplateArrayOutput {
+	return o
+}
+
+func (o SystemTemplateArrayOutput) Index(i pulumi.IntInput) SystemTemplateOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SystemTemplate {
+		return vs[0].([]SystemTemplate)[vs[1].(int)]
+	}).(SystemTemplateOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectionInput)(nil)).Elem(), ConnectionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectionPtrInput)(nil)).Elem(), ConnectionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ContentParameterInput)(nil)).Elem(), ContentParameterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ContentParameterArrayInput)(nil)).Elem(), ContentParameterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EmailRecipientInput)(nil)).Elem(), EmailRecipientArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EmailRecipientArrayInput)(nil)).Elem(), EmailRecipientArray{})
+	pulumi.RegisterOutputType(AppTokenSummaryOutput{})
+	pulumi.RegisterOutputType(AppTokenSummaryArrayOutput{})
 	pulumi.RegisterOutputType(ConnectionOutput{})
 	pulumi.RegisterOutputType(ConnectionPtrOutput{})
+	pulumi.RegisterOutputType(ContentParameterOutput{})
+	pulumi.RegisterOutputType(ContentParameterArrayOutput{})
+	pulumi.RegisterOutputType(EmailRecipientOutput{})
+	pulumi.RegisterOutputType(EmailRecipientArrayOutput{})
+	pulumi.RegisterOutputType(SystemTemplateOutput{})
+	pulumi.RegisterOutputType(SystemTemplateArrayOutput{})
 }

@@ -13,7 +13,7 @@ const __config = new pulumi.Config("svc");
 export declare const adminSecret: string | undefined;
 Object.defineProperty(exports, "adminSecret", {
     get() {
-        return __config.get("adminSecret");
+        return __config.get("adminSecret") ?? utilities.getEnv("SVC_ADMIN_SECRET");
     },
     enumerable: true,
 });
@@ -24,7 +24,7 @@ Object.defineProperty(exports, "adminSecret", {
 export declare const allowInsecureHttp: boolean | undefined;
 Object.defineProperty(exports, "allowInsecureHttp", {
     get() {
-        return __config.getObject<boolean>("allowInsecureHttp");
+        return __config.getObject<boolean>("allowInsecureHttp") ?? utilities.getEnvBoolean("SVC_ALLOW_INSECURE_HTTP");
     },
     enumerable: true,
 });
@@ -35,7 +35,7 @@ Object.defineProperty(exports, "allowInsecureHttp", {
 export declare const appToken: string | undefined;
 Object.defineProperty(exports, "appToken", {
     get() {
-        return __config.get("appToken");
+        return __config.get("appToken") ?? utilities.getEnv("SVC_APP_TOKEN");
     },
     enumerable: true,
 });
@@ -46,7 +46,7 @@ Object.defineProperty(exports, "appToken", {
 export declare const appTokenHashType: string | undefined;
 Object.defineProperty(exports, "appTokenHashType", {
     get() {
-        return __config.get("appTokenHashType");
+        return __config.get("appTokenHashType") ?? utilities.getEnv("SVC_APP_TOKEN_HASH_TYPE");
     },
     enumerable: true,
 });
@@ -57,7 +57,7 @@ Object.defineProperty(exports, "appTokenHashType", {
 export declare const appTokenId: string | undefined;
 Object.defineProperty(exports, "appTokenId", {
     get() {
-        return __config.get("appTokenId");
+        return __config.get("appTokenId") ?? utilities.getEnv("SVC_APP_TOKEN_ID");
     },
     enumerable: true,
 });
@@ -68,7 +68,7 @@ Object.defineProperty(exports, "appTokenId", {
 export declare const baseUrl: string | undefined;
 Object.defineProperty(exports, "baseUrl", {
     get() {
-        return __config.get("baseUrl");
+        return __config.get("baseUrl") ?? utilities.getEnv("SVC_BASE_URL");
     },
     enumerable: true,
 });
@@ -79,7 +79,7 @@ Object.defineProperty(exports, "baseUrl", {
 export declare const ks: string | undefined;
 Object.defineProperty(exports, "ks", {
     get() {
-        return __config.get("ks");
+        return __config.get("ks") ?? utilities.getEnv("SVC_KS");
     },
     enumerable: true,
 });
@@ -90,7 +90,7 @@ Object.defineProperty(exports, "ks", {
 export declare const maxConcurrency: number | undefined;
 Object.defineProperty(exports, "maxConcurrency", {
     get() {
-        return __config.getObject<number>("maxConcurrency");
+        return __config.getObject<number>("maxConcurrency") ?? utilities.getEnvNumber("SVC_MAX_CONCURRENCY");
     },
     enumerable: true,
 });
@@ -101,7 +101,7 @@ Object.defineProperty(exports, "maxConcurrency", {
 export declare const partnerId: number | undefined;
 Object.defineProperty(exports, "partnerId", {
     get() {
-        return __config.getObject<number>("partnerId");
+        return __config.getObject<number>("partnerId") ?? utilities.getEnvNumber("SVC_PARTNER_ID");
     },
     enumerable: true,
 });
@@ -112,7 +112,7 @@ Object.defineProperty(exports, "partnerId", {
 export declare const requestTimeoutMs: number | undefined;
 Object.defineProperty(exports, "requestTimeoutMs", {
     get() {
-        return __config.getObject<number>("requestTimeoutMs");
+        return __config.getObject<number>("requestTimeoutMs") ?? utilities.getEnvNumber("SVC_REQUEST_TIMEOUT_MS");
     },
     enumerable: true,
 });

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "../types/input";
 import * as outputs from "../types/output";
+import * as enums from "../types/enums";
 
 /**
  * An explicit connection to an account (a second account): any setting left out comes from the provider.
@@ -46,3 +47,36 @@ export interface ConnectionArgs {
      */
     requestTimeoutMs?: pulumi.Input<number | undefined>;
 }
+
+/**
+ * What `{key}` in an email's subject and body becomes: a text with placeholders filled from the event.
+ */
+export interface ContentParameterArgs {
+    /**
+     * What the parameter is for.
+     */
+    description?: pulumi.Input<string | undefined>;
+    /**
+     * The key `{key}` stands for: letters, digits and _, starting with a letter.
+     */
+    key: pulumi.Input<string>;
+    /**
+     * The text, with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
+     */
+    value: pulumi.Input<string>;
+}
+
+/**
+ * A recipient of an email: its address and, optionally, a display name.
+ */
+export interface EmailRecipientArgs {
+    /**
+     * The address.
+     */
+    email: pulumi.Input<string>;
+    /**
+     * The display name (one line).
+     */
+    name?: pulumi.Input<string | undefined>;
+}
+

@@ -4,6 +4,49 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "../types/input";
 import * as outputs from "../types/output";
+import * as enums from "../types/enums";
+
+/**
+ * An app token as a list shows it: its fields, never its value.
+ */
+export interface AppTokenSummary {
+    /**
+     * Creation time, unix seconds.
+     */
+    createdAt: number;
+    /**
+     * What the token is for.
+     */
+    description: string;
+    /**
+     * Unix time it expires; 0 is never.
+     */
+    expiry: number;
+    /**
+     * The hash its sessions are signed with.
+     */
+    hashType: enums.HashType;
+    /**
+     * Lifetime of its sessions, in seconds; 0 is the account default.
+     */
+    sessionDuration: number;
+    /**
+     * Privileges of its sessions.
+     */
+    sessionPrivileges: string;
+    /**
+     * USER or ADMIN.
+     */
+    sessionType: enums.SessionType;
+    /**
+     * 1 disabled, 2 active.
+     */
+    status: number;
+    /**
+     * The token's id.
+     */
+    tokenId: string;
+}
 
 /**
  * An explicit connection to an account (a second account): any setting left out comes from the provider.
@@ -45,5 +88,71 @@ export interface Connection {
      * Timeout of each HTTP attempt, in milliseconds (default 30000).
      */
     requestTimeoutMs?: number;
+}
+
+/**
+ * What `{key}` in an email's subject and body becomes: a text with placeholders filled from the event.
+ */
+export interface ContentParameter {
+    /**
+     * What the parameter is for.
+     */
+    description?: string;
+    /**
+     * The key `{key}` stands for: letters, digits and _, starting with a letter.
+     */
+    key: string;
+    /**
+     * The text, with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
+     */
+    value: string;
+}
+
+/**
+ * A recipient of an email: its address and, optionally, a display name.
+ */
+export interface EmailRecipient {
+    /**
+     * The address.
+     */
+    email: string;
+    /**
+     * The display name (one line).
+     */
+    name?: string;
+}
+
+/**
+ * A system template of the platform's catalog: what a template is cloned from.
+ */
+export interface SystemTemplate {
+    /**
+     * The catalog event it reacts to, such as entry.ready, when it is one.
+     */
+    event?: string;
+    /**
+     * The platform's object type.
+     */
+    eventObjectType: string;
+    /**
+     * The platform's event type.
+     */
+    eventType: string;
+    /**
+     * HTTP or EMAIL.
+     */
+    kind: enums.TemplateKind;
+    /**
+     * Its name.
+     */
+    name: string;
+    /**
+     * Its system name (the same in every account).
+     */
+    systemName?: string;
+    /**
+     * The system template's id (differs between accounts).
+     */
+    templateId: string;
 }
 

@@ -6,8 +6,13 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from ._enums import *
 from .app_token import *
 from .email_notification_template import *
+from .get_app_token import *
+from .get_app_tokens import *
+from .get_notification_template import *
+from .get_system_templates import *
 from .http_notification_template import *
 from .provider import *
 from ._inputs import *

@@ -13,10 +13,15 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = [
     'ConnectionArgs',
     'ConnectionArgsDict',
+    'ContentParameterArgs',
+    'ContentParameterArgsDict',
+    'EmailRecipientArgs',
+    'EmailRecipientArgsDict',
 ]
 
 class ConnectionArgsDict(TypedDict):
@@ -211,5 +216,130 @@ class ConnectionArgs:
     @request_timeout_ms.setter
     def request_timeout_ms(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "request_timeout_ms", value)
+
+
+class ContentParameterArgsDict(TypedDict):
+    """
+    What `{key}` in an email's subject and body becomes: a text with placeholders filled from the event.
+    """
+    key: pulumi.Input[_builtins.str]
+    """
+    The key `{key}` stands for: letters, digits and _, starting with a letter.
+    """
+    value: pulumi.Input[_builtins.str]
+    """
+    The text, with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
+    """
+    description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    What the parameter is for.
+    """
+
+@pulumi.input_type
+class ContentParameterArgs:
+    def __init__(__self__, *,
+                 key: pulumi.Input[_builtins.str],
+                 value: pulumi.Input[_builtins.str],
+                 description: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        What `{key}` in an email's subject and body becomes: a text with placeholders filled from the event.
+
+        :param pulumi.Input[_builtins.str] key: The key `{key}` stands for: letters, digits and _, starting with a letter.
+        :param pulumi.Input[_builtins.str] value: The text, with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
+        :param pulumi.Input[_builtins.str] description: What the parameter is for.
+        """
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "value", value)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> pulumi.Input[_builtins.str]:
+        """
+        The key `{key}` stands for: letters, digits and _, starting with a letter.
+        """
+        return pulumi.get(self, "key")
+
+    @key.setter
+    def key(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> pulumi.Input[_builtins.str]:
+        """
+        The text, with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What the parameter is for.
+        """
+        return pulumi.get(self, "description")
+
+    @description.setter
+    def description(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "description", value)
+
+
+class EmailRecipientArgsDict(TypedDict):
+    """
+    A recipient of an email: its address and, optionally, a display name.
+    """
+    email: pulumi.Input[_builtins.str]
+    """
+    The address.
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The display name (one line).
+    """
+
+@pulumi.input_type
+class EmailRecipientArgs:
+    def __init__(__self__, *,
+                 email: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A recipient of an email: its address and, optionally, a display name.
+
+        :param pulumi.Input[_builtins.str] email: The address.
+        :param pulumi.Input[_builtins.str] name: The display name (one line).
+        """
+        pulumi.set(__self__, "email", email)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> pulumi.Input[_builtins.str]:
+        """
+        The address.
+        """
+        return pulumi.get(self, "email")
+
+    @email.setter
+    def email(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "email", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The display name (one line).
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
 
 

@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['AppTokenArgs', 'AppToken']
@@ -25,11 +26,11 @@ class AppTokenArgs:
                  connection: pulumi.Input[Optional['ConnectionArgs']] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expiry: pulumi.Input[Optional[_builtins.int]] = None,
-                 hash_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 hash_type: pulumi.Input[Optional['HashType']] = None,
                  keepers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  session_duration: pulumi.Input[Optional[_builtins.int]] = None,
                  session_privileges: pulumi.Input[Optional[_builtins.str]] = None,
-                 session_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 session_type: pulumi.Input[Optional['SessionType']] = None,
                  session_user_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a AppToken resource.
@@ -46,7 +47,7 @@ class AppTokenArgs:
         :param pulumi.Input[_builtins.int] expiry: Unix time the token expires; 0 is never. The platform cannot change it: a change replaces the token.
                
                Example: `0`
-        :param pulumi.Input[_builtins.str] hash_type: The hash the token's sessions are signed with. Default SHA256 here (the platform's own default is SHA1). Changing it replaces the token.
+        :param pulumi.Input['HashType'] hash_type: The hash the token's sessions are signed with. Default SHA256 here (the platform's own default is SHA1). Changing it replaces the token.
                
                Example: `"SHA256"`
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] keepers: Arbitrary values whose change forces a new token (rotation), as pulumi-random's keepers.
@@ -58,7 +59,7 @@ class AppTokenArgs:
         :param pulumi.Input[_builtins.str] session_privileges: Privileges of the sessions the token starts, comma-separated.
                
                Example: `"list:*"`
-        :param pulumi.Input[_builtins.str] session_type: The type of the sessions the token starts: USER (recommended) or ADMIN. Changing it replaces the token.
+        :param pulumi.Input['SessionType'] session_type: The type of the sessions the token starts: USER (recommended) or ADMIN. Changing it replaces the token.
                
                Example: `"USER"`
         :param pulumi.Input[_builtins.str] session_user_id: The user id of the sessions the token starts.
@@ -158,7 +159,7 @@ class AppTokenArgs:
 
     @_builtins.property
     @pulumi.getter(name="hashType")
-    def hash_type(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def hash_type(self) -> pulumi.Input[Optional['HashType']]:
         """
         The hash the token's sessions are signed with. Default SHA256 here (the platform's own default is SHA1). Changing it replaces the token.
 
@@ -167,7 +168,7 @@ class AppTokenArgs:
         return pulumi.get(self, "hash_type")
 
     @hash_type.setter
-    def hash_type(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def hash_type(self, value: pulumi.Input[Optional['HashType']]):
         pulumi.set(self, "hash_type", value)
 
     @_builtins.property
@@ -214,7 +215,7 @@ class AppTokenArgs:
 
     @_builtins.property
     @pulumi.getter(name="sessionType")
-    def session_type(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def session_type(self) -> pulumi.Input[Optional['SessionType']]:
         """
         The type of the sessions the token starts: USER (recommended) or ADMIN. Changing it replaces the token.
 
@@ -223,7 +224,7 @@ class AppTokenArgs:
         return pulumi.get(self, "session_type")
 
     @session_type.setter
-    def session_type(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def session_type(self, value: pulumi.Input[Optional['SessionType']]):
         pulumi.set(self, "session_type", value)
 
     @_builtins.property
@@ -251,11 +252,11 @@ class AppToken(pulumi.CustomResource):
                  connection: pulumi.Input[Optional[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expiry: pulumi.Input[Optional[_builtins.int]] = None,
-                 hash_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 hash_type: pulumi.Input[Optional['HashType']] = None,
                  keepers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  session_duration: pulumi.Input[Optional[_builtins.int]] = None,
                  session_privileges: pulumi.Input[Optional[_builtins.str]] = None,
-                 session_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 session_type: pulumi.Input[Optional['SessionType']] = None,
                  session_user_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -285,7 +286,7 @@ class AppToken(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] expiry: Unix time the token expires; 0 is never. The platform cannot change it: a change replaces the token.
                
                Example: `0`
-        :param pulumi.Input[_builtins.str] hash_type: The hash the token's sessions are signed with. Default SHA256 here (the platform's own default is SHA1). Changing it replaces the token.
+        :param pulumi.Input['HashType'] hash_type: The hash the token's sessions are signed with. Default SHA256 here (the platform's own default is SHA1). Changing it replaces the token.
                
                Example: `"SHA256"`
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] keepers: Arbitrary values whose change forces a new token (rotation), as pulumi-random's keepers.
@@ -297,7 +298,7 @@ class AppToken(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] session_privileges: Privileges of the sessions the token starts, comma-separated.
                
                Example: `"list:*"`
-        :param pulumi.Input[_builtins.str] session_type: The type of the sessions the token starts: USER (recommended) or ADMIN. Changing it replaces the token.
+        :param pulumi.Input['SessionType'] session_type: The type of the sessions the token starts: USER (recommended) or ADMIN. Changing it replaces the token.
                
                Example: `"USER"`
         :param pulumi.Input[_builtins.str] session_user_id: The user id of the sessions the token starts.
@@ -342,11 +343,11 @@ class AppToken(pulumi.CustomResource):
                  connection: pulumi.Input[Optional[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expiry: pulumi.Input[Optional[_builtins.int]] = None,
-                 hash_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 hash_type: pulumi.Input[Optional['HashType']] = None,
                  keepers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  session_duration: pulumi.Input[Optional[_builtins.int]] = None,
                  session_privileges: pulumi.Input[Optional[_builtins.str]] = None,
-                 session_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 session_type: pulumi.Input[Optional['SessionType']] = None,
                  session_user_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -487,7 +488,7 @@ class AppToken(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="hashType")
-    def hash_type(self) -> pulumi.Output[_builtins.str]:
+    def hash_type(self) -> pulumi.Output['HashType']:
         """
         The hash the token's sessions are signed with. Default SHA256 here (the platform's own default is SHA1). Changing it replaces the token.
 
@@ -537,7 +538,7 @@ class AppToken(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="sessionType")
-    def session_type(self) -> pulumi.Output[_builtins.str]:
+    def session_type(self) -> pulumi.Output['SessionType']:
         """
         The type of the sessions the token starts: USER (recommended) or ADMIN. Changing it replaces the token.
 

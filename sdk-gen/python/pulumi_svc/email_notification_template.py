@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['EmailNotificationTemplateArgs', 'EmailNotificationTemplate']
@@ -25,19 +26,19 @@ class EmailNotificationTemplateArgs:
                  from_email: pulumi.Input[_builtins.str],
                  name: pulumi.Input[_builtins.str],
                  subject: pulumi.Input[_builtins.str],
-                 to: pulumi.Input[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]],
+                 to: pulumi.Input[Sequence[pulumi.Input['EmailRecipientArgs']]],
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 bcc: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
-                 cc: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
+                 bcc: pulumi.Input[Optional[Sequence[pulumi.Input['EmailRecipientArgs']]]] = None,
+                 cc: pulumi.Input[Optional[Sequence[pulumi.Input['EmailRecipientArgs']]]] = None,
                  connection: pulumi.Input[Optional['ConnectionArgs']] = None,
-                 content_parameters: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
+                 content_parameters: pulumi.Input[Optional[Sequence[pulumi.Input['ContentParameterArgs']]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  event: pulumi.Input[Optional[_builtins.str]] = None,
-                 format: pulumi.Input[Optional[_builtins.str]] = None,
+                 format: pulumi.Input[Optional['EmailFormat']] = None,
                  from_name: pulumi.Input[Optional[_builtins.str]] = None,
-                 priority: pulumi.Input[Optional[_builtins.str]] = None,
-                 reply_to: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
+                 priority: pulumi.Input[Optional['EmailPriority']] = None,
+                 reply_to: pulumi.Input[Optional[Sequence[pulumi.Input['EmailRecipientArgs']]]] = None,
                  system_name: pulumi.Input[Optional[_builtins.str]] = None,
                  system_template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  system_template_name: pulumi.Input[Optional[_builtins.str]] = None):
@@ -56,7 +57,7 @@ class EmailNotificationTemplateArgs:
         :param pulumi.Input[_builtins.str] subject: The subject: one line, at most 998 characters; `{key}` is replaced by the content parameter of that key.
                
                Example: `"Ready: {entry_name}"`
-        :param pulumi.Input[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]] to: Who the email is sent to: a list of {email, name?}, 1 to 50.
+        :param pulumi.Input[Sequence[pulumi.Input['EmailRecipientArgs']]] to: Who the email is sent to: a list of {email, name?}, 1 to 50.
                
                Example: `[{"email":"editors@example.com","name":"Editors"}]`
         :param pulumi.Input[_builtins.bool] active: false keeps the template disabled (no email is sent).
@@ -65,16 +66,16 @@ class EmailNotificationTemplateArgs:
         :param pulumi.Input[_builtins.str] adopt_id: Adopt an existing email template of the account by id instead of cloning (verified and read, never duplicated).
                
                Example: `"2001"`
-        :param pulumi.Input[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]] bcc: Blind-copied (in the SMTP envelope only): a list of {email, name?}, at most 50.
+        :param pulumi.Input[Sequence[pulumi.Input['EmailRecipientArgs']]] bcc: Blind-copied (in the SMTP envelope only): a list of {email, name?}, at most 50.
                
                Example: `[{"email":"audit@example.com"}]`
-        :param pulumi.Input[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]] cc: Copied: a list of {email, name?}, at most 50.
+        :param pulumi.Input[Sequence[pulumi.Input['EmailRecipientArgs']]] cc: Copied: a list of {email, name?}, at most 50.
                
                Example: `[{"email":"lead@example.com"}]`
         :param pulumi.Input['ConnectionArgs'] connection: How to reach another account than the provider's (a secret); usually left out.
                
                Example: `{"partnerId":102}`
-        :param pulumi.Input[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]] content_parameters: What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
+        :param pulumi.Input[Sequence[pulumi.Input['ContentParameterArgs']]] content_parameters: What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
                
                Example: `[{"key":"entry_name","value":"{entry.name}"}]`
         :param pulumi.Input[_builtins.str] description: What the template is for.
@@ -83,16 +84,16 @@ class EmailNotificationTemplateArgs:
         :param pulumi.Input[_builtins.str] event: The system email template to clone, by the event it reacts to (entry.added, entry.transcoding_complete, entry.updated, entry.deleted, entry.ready, metadata.changed, category.user_added). Exactly one of systemTemplateId, systemTemplateName or event.
                
                Example: `"entry.ready"`
-        :param pulumi.Input[_builtins.str] format: TEXT or HTML (values filled into an HTML body are HTML-escaped).
+        :param pulumi.Input['EmailFormat'] format: TEXT or HTML (values filled into an HTML body are HTML-escaped).
                
                Example: `"TEXT"`
         :param pulumi.Input[_builtins.str] from_name: The sender's display name (one line); left out: none.
                
                Example: `"Video platform"`
-        :param pulumi.Input[_builtins.str] priority: HIGH, NORMAL or LOW (the X-Priority header).
+        :param pulumi.Input['EmailPriority'] priority: HIGH, NORMAL or LOW (the X-Priority header).
                
                Example: `"HIGH"`
-        :param pulumi.Input[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]] reply_to: Where replies go: a list of {email, name?}, at most 50.
+        :param pulumi.Input[Sequence[pulumi.Input['EmailRecipientArgs']]] reply_to: Where replies go: a list of {email, name?}, at most 50.
                
                Example: `[{"email":"video-team@example.com","name":"Video team"}]`
         :param pulumi.Input[_builtins.str] system_name: Machine name, unique among the account's active templates.
@@ -144,6 +145,9 @@ class EmailNotificationTemplateArgs:
             pulumi.set(__self__, "reply_to", reply_to)
         if system_name is not None:
             pulumi.set(__self__, "system_name", system_name)
+        if system_template_id is not None:
+            warnings.warn("""A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).""", DeprecationWarning)
+            pulumi.log.warn("""system_template_id is deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).""")
         if system_template_id is not None:
             pulumi.set(__self__, "system_template_id", system_template_id)
         if system_template_name is not None:
@@ -207,7 +211,7 @@ class EmailNotificationTemplateArgs:
 
     @_builtins.property
     @pulumi.getter
-    def to(self) -> pulumi.Input[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]:
+    def to(self) -> pulumi.Input[Sequence[pulumi.Input['EmailRecipientArgs']]]:
         """
         Who the email is sent to: a list of {email, name?}, 1 to 50.
 
@@ -216,7 +220,7 @@ class EmailNotificationTemplateArgs:
         return pulumi.get(self, "to")
 
     @to.setter
-    def to(self, value: pulumi.Input[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]):
+    def to(self, value: pulumi.Input[Sequence[pulumi.Input['EmailRecipientArgs']]]):
         pulumi.set(self, "to", value)
 
     @_builtins.property
@@ -249,7 +253,7 @@ class EmailNotificationTemplateArgs:
 
     @_builtins.property
     @pulumi.getter
-    def bcc(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]]:
+    def bcc(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['EmailRecipientArgs']]]]:
         """
         Blind-copied (in the SMTP envelope only): a list of {email, name?}, at most 50.
 
@@ -258,12 +262,12 @@ class EmailNotificationTemplateArgs:
         return pulumi.get(self, "bcc")
 
     @bcc.setter
-    def bcc(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]]):
+    def bcc(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['EmailRecipientArgs']]]]):
         pulumi.set(self, "bcc", value)
 
     @_builtins.property
     @pulumi.getter
-    def cc(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]]:
+    def cc(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['EmailRecipientArgs']]]]:
         """
         Copied: a list of {email, name?}, at most 50.
 
@@ -272,7 +276,7 @@ class EmailNotificationTemplateArgs:
         return pulumi.get(self, "cc")
 
     @cc.setter
-    def cc(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]]):
+    def cc(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['EmailRecipientArgs']]]]):
         pulumi.set(self, "cc", value)
 
     @_builtins.property
@@ -291,7 +295,7 @@ class EmailNotificationTemplateArgs:
 
     @_builtins.property
     @pulumi.getter(name="contentParameters")
-    def content_parameters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]]:
+    def content_parameters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ContentParameterArgs']]]]:
         """
         What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
 
@@ -300,7 +304,7 @@ class EmailNotificationTemplateArgs:
         return pulumi.get(self, "content_parameters")
 
     @content_parameters.setter
-    def content_parameters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]]):
+    def content_parameters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ContentParameterArgs']]]]):
         pulumi.set(self, "content_parameters", value)
 
     @_builtins.property
@@ -333,7 +337,7 @@ class EmailNotificationTemplateArgs:
 
     @_builtins.property
     @pulumi.getter
-    def format(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def format(self) -> pulumi.Input[Optional['EmailFormat']]:
         """
         TEXT or HTML (values filled into an HTML body are HTML-escaped).
 
@@ -342,7 +346,7 @@ class EmailNotificationTemplateArgs:
         return pulumi.get(self, "format")
 
     @format.setter
-    def format(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def format(self, value: pulumi.Input[Optional['EmailFormat']]):
         pulumi.set(self, "format", value)
 
     @_builtins.property
@@ -361,7 +365,7 @@ class EmailNotificationTemplateArgs:
 
     @_builtins.property
     @pulumi.getter
-    def priority(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def priority(self) -> pulumi.Input[Optional['EmailPriority']]:
         """
         HIGH, NORMAL or LOW (the X-Priority header).
 
@@ -370,12 +374,12 @@ class EmailNotificationTemplateArgs:
         return pulumi.get(self, "priority")
 
     @priority.setter
-    def priority(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def priority(self, value: pulumi.Input[Optional['EmailPriority']]):
         pulumi.set(self, "priority", value)
 
     @_builtins.property
     @pulumi.getter(name="replyTo")
-    def reply_to(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]]:
+    def reply_to(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['EmailRecipientArgs']]]]:
         """
         Where replies go: a list of {email, name?}, at most 50.
 
@@ -384,7 +388,7 @@ class EmailNotificationTemplateArgs:
         return pulumi.get(self, "reply_to")
 
     @reply_to.setter
-    def reply_to(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]]):
+    def reply_to(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['EmailRecipientArgs']]]]):
         pulumi.set(self, "reply_to", value)
 
     @_builtins.property
@@ -403,6 +407,7 @@ class EmailNotificationTemplateArgs:
 
     @_builtins.property
     @pulumi.getter(name="systemTemplateId")
+    @_utilities.deprecated("""A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).""")
     def system_template_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         The system email template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
@@ -438,24 +443,24 @@ class EmailNotificationTemplate(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 bcc: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
+                 bcc: pulumi.Input[Optional[Sequence[pulumi.Input[Union['EmailRecipientArgs', 'EmailRecipientArgsDict', 'outputs.EmailRecipient']]]]] = None,
                  body: pulumi.Input[Optional[_builtins.str]] = None,
-                 cc: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
+                 cc: pulumi.Input[Optional[Sequence[pulumi.Input[Union['EmailRecipientArgs', 'EmailRecipientArgsDict', 'outputs.EmailRecipient']]]]] = None,
                  connection: pulumi.Input[Optional[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]] = None,
-                 content_parameters: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
+                 content_parameters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ContentParameterArgs', 'ContentParameterArgsDict', 'outputs.ContentParameter']]]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  event: pulumi.Input[Optional[_builtins.str]] = None,
-                 format: pulumi.Input[Optional[_builtins.str]] = None,
+                 format: pulumi.Input[Optional['EmailFormat']] = None,
                  from_email: pulumi.Input[Optional[_builtins.str]] = None,
                  from_name: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 priority: pulumi.Input[Optional[_builtins.str]] = None,
-                 reply_to: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
+                 priority: pulumi.Input[Optional['EmailPriority']] = None,
+                 reply_to: pulumi.Input[Optional[Sequence[pulumi.Input[Union['EmailRecipientArgs', 'EmailRecipientArgsDict', 'outputs.EmailRecipient']]]]] = None,
                  subject: pulumi.Input[Optional[_builtins.str]] = None,
                  system_name: pulumi.Input[Optional[_builtins.str]] = None,
                  system_template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  system_template_name: pulumi.Input[Optional[_builtins.str]] = None,
-                 to: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
+                 to: pulumi.Input[Optional[Sequence[pulumi.Input[Union['EmailRecipientArgs', 'EmailRecipientArgsDict', 'outputs.EmailRecipient']]]]] = None,
                  __props__=None):
         """
         An email the platform sends when an event happens: an email notification template, cloned from a system email template (chosen by id, system name or event) with your subject, body, sender and recipients, then activated. The system template only chooses the event: the email is what you declare (fields left out are empty or their default, not the system template's). Every email field updates in place; a different source template replaces (deleting first when the systemName stays the same, as it must be unique).
@@ -478,19 +483,19 @@ class EmailNotificationTemplate(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] adopt_id: Adopt an existing email template of the account by id instead of cloning (verified and read, never duplicated).
                
                Example: `"2001"`
-        :param pulumi.Input[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]] bcc: Blind-copied (in the SMTP envelope only): a list of {email, name?}, at most 50.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['EmailRecipientArgs', 'EmailRecipientArgsDict', 'outputs.EmailRecipient']]]] bcc: Blind-copied (in the SMTP envelope only): a list of {email, name?}, at most 50.
                
                Example: `[{"email":"audit@example.com"}]`
         :param pulumi.Input[_builtins.str] body: The body (text or HTML, see format), at most 100,000 characters; `{key}` is replaced by the content parameter of that key.
                
                Example: `"Entry {entry_name} ({entry_id}) is ready."`
-        :param pulumi.Input[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]] cc: Copied: a list of {email, name?}, at most 50.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['EmailRecipientArgs', 'EmailRecipientArgsDict', 'outputs.EmailRecipient']]]] cc: Copied: a list of {email, name?}, at most 50.
                
                Example: `[{"email":"lead@example.com"}]`
         :param pulumi.Input[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']] connection: How to reach another account than the provider's (a secret); usually left out.
                
                Example: `{"partnerId":102}`
-        :param pulumi.Input[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]] content_parameters: What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['ContentParameterArgs', 'ContentParameterArgsDict', 'outputs.ContentParameter']]]] content_parameters: What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
                
                Example: `[{"key":"entry_name","value":"{entry.name}"}]`
         :param pulumi.Input[_builtins.str] description: What the template is for.
@@ -499,7 +504,7 @@ class EmailNotificationTemplate(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] event: The system email template to clone, by the event it reacts to (entry.added, entry.transcoding_complete, entry.updated, entry.deleted, entry.ready, metadata.changed, category.user_added). Exactly one of systemTemplateId, systemTemplateName or event.
                
                Example: `"entry.ready"`
-        :param pulumi.Input[_builtins.str] format: TEXT or HTML (values filled into an HTML body are HTML-escaped).
+        :param pulumi.Input['EmailFormat'] format: TEXT or HTML (values filled into an HTML body are HTML-escaped).
                
                Example: `"TEXT"`
         :param pulumi.Input[_builtins.str] from_email: The sender's address.
@@ -511,10 +516,10 @@ class EmailNotificationTemplate(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: The template's name (at least 3 characters).
                
                Example: `"Tell editors when an entry is ready"`
-        :param pulumi.Input[_builtins.str] priority: HIGH, NORMAL or LOW (the X-Priority header).
+        :param pulumi.Input['EmailPriority'] priority: HIGH, NORMAL or LOW (the X-Priority header).
                
                Example: `"HIGH"`
-        :param pulumi.Input[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]] reply_to: Where replies go: a list of {email, name?}, at most 50.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['EmailRecipientArgs', 'EmailRecipientArgsDict', 'outputs.EmailRecipient']]]] reply_to: Where replies go: a list of {email, name?}, at most 50.
                
                Example: `[{"email":"video-team@example.com","name":"Video team"}]`
         :param pulumi.Input[_builtins.str] subject: The subject: one line, at most 998 characters; `{key}` is replaced by the content parameter of that key.
@@ -529,7 +534,7 @@ class EmailNotificationTemplate(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] system_template_name: The system email template to clone, by its system name. Exactly one of systemTemplateId, systemTemplateName or event.
                
                Example: `"EMAIL_ENTRY_READY"`
-        :param pulumi.Input[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]] to: Who the email is sent to: a list of {email, name?}, 1 to 50.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['EmailRecipientArgs', 'EmailRecipientArgsDict', 'outputs.EmailRecipient']]]] to: Who the email is sent to: a list of {email, name?}, 1 to 50.
                
                Example: `[{"email":"editors@example.com","name":"Editors"}]`
         """
@@ -569,24 +574,24 @@ class EmailNotificationTemplate(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 bcc: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
+                 bcc: pulumi.Input[Optional[Sequence[pulumi.Input[Union['EmailRecipientArgs', 'EmailRecipientArgsDict', 'outputs.EmailRecipient']]]]] = None,
                  body: pulumi.Input[Optional[_builtins.str]] = None,
-                 cc: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
+                 cc: pulumi.Input[Optional[Sequence[pulumi.Input[Union['EmailRecipientArgs', 'EmailRecipientArgsDict', 'outputs.EmailRecipient']]]]] = None,
                  connection: pulumi.Input[Optional[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]] = None,
-                 content_parameters: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
+                 content_parameters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ContentParameterArgs', 'ContentParameterArgsDict', 'outputs.ContentParameter']]]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  event: pulumi.Input[Optional[_builtins.str]] = None,
-                 format: pulumi.Input[Optional[_builtins.str]] = None,
+                 format: pulumi.Input[Optional['EmailFormat']] = None,
                  from_email: pulumi.Input[Optional[_builtins.str]] = None,
                  from_name: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 priority: pulumi.Input[Optional[_builtins.str]] = None,
-                 reply_to: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
+                 priority: pulumi.Input[Optional['EmailPriority']] = None,
+                 reply_to: pulumi.Input[Optional[Sequence[pulumi.Input[Union['EmailRecipientArgs', 'EmailRecipientArgsDict', 'outputs.EmailRecipient']]]]] = None,
                  subject: pulumi.Input[Optional[_builtins.str]] = None,
                  system_name: pulumi.Input[Optional[_builtins.str]] = None,
                  system_template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  system_template_name: pulumi.Input[Optional[_builtins.str]] = None,
-                 to: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
+                 to: pulumi.Input[Optional[Sequence[pulumi.Input[Union['EmailRecipientArgs', 'EmailRecipientArgsDict', 'outputs.EmailRecipient']]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -724,7 +729,7 @@ class EmailNotificationTemplate(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def bcc(self) -> pulumi.Output[Sequence[Mapping[str, _builtins.str]]]:
+    def bcc(self) -> pulumi.Output[Sequence['outputs.EmailRecipient']]:
         """
         Blind-copied (in the SMTP envelope only): a list of {email, name?}, at most 50.
 
@@ -744,7 +749,7 @@ class EmailNotificationTemplate(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def cc(self) -> pulumi.Output[Sequence[Mapping[str, _builtins.str]]]:
+    def cc(self) -> pulumi.Output[Sequence['outputs.EmailRecipient']]:
         """
         Copied: a list of {email, name?}, at most 50.
 
@@ -764,7 +769,7 @@ class EmailNotificationTemplate(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="contentParameters")
-    def content_parameters(self) -> pulumi.Output[Sequence[Mapping[str, _builtins.str]]]:
+    def content_parameters(self) -> pulumi.Output[Sequence['outputs.ContentParameter']]:
         """
         What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
 
@@ -824,7 +829,7 @@ class EmailNotificationTemplate(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def format(self) -> pulumi.Output[_builtins.str]:
+    def format(self) -> pulumi.Output['EmailFormat']:
         """
         TEXT or HTML (values filled into an HTML body are HTML-escaped).
 
@@ -874,7 +879,7 @@ class EmailNotificationTemplate(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def priority(self) -> pulumi.Output[_builtins.str]:
+    def priority(self) -> pulumi.Output['EmailPriority']:
         """
         HIGH, NORMAL or LOW (the X-Priority header).
 
@@ -884,7 +889,7 @@ class EmailNotificationTemplate(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="replyTo")
-    def reply_to(self) -> pulumi.Output[Sequence[Mapping[str, _builtins.str]]]:
+    def reply_to(self) -> pulumi.Output[Sequence['outputs.EmailRecipient']]:
         """
         Where replies go: a list of {email, name?}, at most 50.
 
@@ -934,6 +939,7 @@ class EmailNotificationTemplate(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="systemTemplateId")
+    @_utilities.deprecated("""A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).""")
     def system_template_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The system email template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
@@ -964,7 +970,7 @@ class EmailNotificationTemplate(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def to(self) -> pulumi.Output[Sequence[Mapping[str, _builtins.str]]]:
+    def to(self) -> pulumi.Output[Sequence['outputs.EmailRecipient']]:
         """
         Who the email is sent to: a list of {email, name?}, 1 to 50.
 

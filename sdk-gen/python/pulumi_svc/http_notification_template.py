@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['HttpNotificationTemplateArgs', 'HttpNotificationTemplate']
@@ -28,8 +29,8 @@ class HttpNotificationTemplateArgs:
                  connection: pulumi.Input[Optional['ConnectionArgs']] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  event: pulumi.Input[Optional[_builtins.str]] = None,
-                 method: pulumi.Input[Optional[_builtins.str]] = None,
-                 secure_hashing_algo: pulumi.Input[Optional[_builtins.str]] = None,
+                 method: pulumi.Input[Optional['HttpMethod']] = None,
+                 secure_hashing_algo: pulumi.Input[Optional['SecureHashingAlgo']] = None,
                  sign_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  system_name: pulumi.Input[Optional[_builtins.str]] = None,
                  system_template_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -58,10 +59,10 @@ class HttpNotificationTemplateArgs:
         :param pulumi.Input[_builtins.str] event: The system template to clone, by the event it reacts to (entry.added, entry.transcoding_complete, entry.updated, entry.deleted, entry.ready, metadata.changed, category.user_added). Exactly one of systemTemplateId, systemTemplateName or event.
                
                Example: `"entry.ready"`
-        :param pulumi.Input[_builtins.str] method: The HTTP method of deliveries.
+        :param pulumi.Input['HttpMethod'] method: The HTTP method of deliveries.
                
                Example: `"POST"`
-        :param pulumi.Input[_builtins.str] secure_hashing_algo: The hash of the delivery signature: SHA1, SHA256 or SHA512.
+        :param pulumi.Input['SecureHashingAlgo'] secure_hashing_algo: The hash of the delivery signature: SHA1, SHA256 or SHA512.
                
                Example: `"SHA256"`
         :param pulumi.Input[_builtins.str] sign_secret: The signing secret of deliveries (X-SVC-SIGNATURE), at least 16 characters; a secret. Write-once on the platform: compared with the state, never read back.
@@ -105,6 +106,9 @@ class HttpNotificationTemplateArgs:
             pulumi.set(__self__, "sign_secret", sign_secret)
         if system_name is not None:
             pulumi.set(__self__, "system_name", system_name)
+        if system_template_id is not None:
+            warnings.warn("""A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).""", DeprecationWarning)
+            pulumi.log.warn("""system_template_id is deprecated: A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).""")
         if system_template_id is not None:
             pulumi.set(__self__, "system_template_id", system_template_id)
         if system_template_name is not None:
@@ -210,7 +214,7 @@ class HttpNotificationTemplateArgs:
 
     @_builtins.property
     @pulumi.getter
-    def method(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def method(self) -> pulumi.Input[Optional['HttpMethod']]:
         """
         The HTTP method of deliveries.
 
@@ -219,12 +223,12 @@ class HttpNotificationTemplateArgs:
         return pulumi.get(self, "method")
 
     @method.setter
-    def method(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def method(self, value: pulumi.Input[Optional['HttpMethod']]):
         pulumi.set(self, "method", value)
 
     @_builtins.property
     @pulumi.getter(name="secureHashingAlgo")
-    def secure_hashing_algo(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def secure_hashing_algo(self) -> pulumi.Input[Optional['SecureHashingAlgo']]:
         """
         The hash of the delivery signature: SHA1, SHA256 or SHA512.
 
@@ -233,7 +237,7 @@ class HttpNotificationTemplateArgs:
         return pulumi.get(self, "secure_hashing_algo")
 
     @secure_hashing_algo.setter
-    def secure_hashing_algo(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def secure_hashing_algo(self, value: pulumi.Input[Optional['SecureHashingAlgo']]):
         pulumi.set(self, "secure_hashing_algo", value)
 
     @_builtins.property
@@ -266,6 +270,7 @@ class HttpNotificationTemplateArgs:
 
     @_builtins.property
     @pulumi.getter(name="systemTemplateId")
+    @_utilities.deprecated("""A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).""")
     def system_template_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         The system template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.
@@ -304,9 +309,9 @@ class HttpNotificationTemplate(pulumi.CustomResource):
                  connection: pulumi.Input[Optional[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  event: pulumi.Input[Optional[_builtins.str]] = None,
-                 method: pulumi.Input[Optional[_builtins.str]] = None,
+                 method: pulumi.Input[Optional['HttpMethod']] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 secure_hashing_algo: pulumi.Input[Optional[_builtins.str]] = None,
+                 secure_hashing_algo: pulumi.Input[Optional['SecureHashingAlgo']] = None,
                  sign_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  system_name: pulumi.Input[Optional[_builtins.str]] = None,
                  system_template_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -343,13 +348,13 @@ class HttpNotificationTemplate(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] event: The system template to clone, by the event it reacts to (entry.added, entry.transcoding_complete, entry.updated, entry.deleted, entry.ready, metadata.changed, category.user_added). Exactly one of systemTemplateId, systemTemplateName or event.
                
                Example: `"entry.ready"`
-        :param pulumi.Input[_builtins.str] method: The HTTP method of deliveries.
+        :param pulumi.Input['HttpMethod'] method: The HTTP method of deliveries.
                
                Example: `"POST"`
         :param pulumi.Input[_builtins.str] name: The template's name (at least 3 characters).
                
                Example: `"Entry ready -> publishing"`
-        :param pulumi.Input[_builtins.str] secure_hashing_algo: The hash of the delivery signature: SHA1, SHA256 or SHA512.
+        :param pulumi.Input['SecureHashingAlgo'] secure_hashing_algo: The hash of the delivery signature: SHA1, SHA256 or SHA512.
                
                Example: `"SHA256"`
         :param pulumi.Input[_builtins.str] sign_secret: The signing secret of deliveries (X-SVC-SIGNATURE), at least 16 characters; a secret. Write-once on the platform: compared with the state, never read back.
@@ -407,9 +412,9 @@ class HttpNotificationTemplate(pulumi.CustomResource):
                  connection: pulumi.Input[Optional[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  event: pulumi.Input[Optional[_builtins.str]] = None,
-                 method: pulumi.Input[Optional[_builtins.str]] = None,
+                 method: pulumi.Input[Optional['HttpMethod']] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 secure_hashing_algo: pulumi.Input[Optional[_builtins.str]] = None,
+                 secure_hashing_algo: pulumi.Input[Optional['SecureHashingAlgo']] = None,
                  sign_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  system_name: pulumi.Input[Optional[_builtins.str]] = None,
                  system_template_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -592,7 +597,7 @@ class HttpNotificationTemplate(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def method(self) -> pulumi.Output[_builtins.str]:
+    def method(self) -> pulumi.Output['HttpMethod']:
         """
         The HTTP method of deliveries.
 
@@ -622,7 +627,7 @@ class HttpNotificationTemplate(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="secureHashingAlgo")
-    def secure_hashing_algo(self) -> pulumi.Output[_builtins.str]:
+    def secure_hashing_algo(self) -> pulumi.Output['SecureHashingAlgo']:
         """
         The hash of the delivery signature: SHA1, SHA256 or SHA512.
 
@@ -672,6 +677,7 @@ class HttpNotificationTemplate(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="systemTemplateId")
+    @_utilities.deprecated("""A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them).""")
     def system_template_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The system template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.

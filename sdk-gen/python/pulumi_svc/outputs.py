@@ -13,10 +13,126 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = [
+    'AppTokenSummary',
     'Connection',
+    'ContentParameter',
+    'EmailRecipient',
+    'SystemTemplate',
 ]
+
+@pulumi.output_type
+class AppTokenSummary(dict):
+    """
+    An app token as a list shows it: its fields, never its value.
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.int,
+                 description: _builtins.str,
+                 expiry: _builtins.int,
+                 hash_type: 'HashType',
+                 session_duration: _builtins.int,
+                 session_privileges: _builtins.str,
+                 session_type: 'SessionType',
+                 status: _builtins.int,
+                 token_id: _builtins.str):
+        """
+        An app token as a list shows it: its fields, never its value.
+
+        :param _builtins.int created_at: Creation time, unix seconds.
+        :param _builtins.str description: What the token is for.
+        :param _builtins.int expiry: Unix time it expires; 0 is never.
+        :param 'HashType' hash_type: The hash its sessions are signed with.
+        :param _builtins.int session_duration: Lifetime of its sessions, in seconds; 0 is the account default.
+        :param _builtins.str session_privileges: Privileges of its sessions.
+        :param 'SessionType' session_type: USER or ADMIN.
+        :param _builtins.int status: 1 disabled, 2 active.
+        :param _builtins.str token_id: The token's id.
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "description", description)
+        pulumi.set(__self__, "expiry", expiry)
+        pulumi.set(__self__, "hash_type", hash_type)
+        pulumi.set(__self__, "session_duration", session_duration)
+        pulumi.set(__self__, "session_privileges", session_privileges)
+        pulumi.set(__self__, "session_type", session_type)
+        pulumi.set(__self__, "status", status)
+        pulumi.set(__self__, "token_id", token_id)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.int:
+        """
+        Creation time, unix seconds.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> _builtins.str:
+        """
+        What the token is for.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter
+    def expiry(self) -> _builtins.int:
+        """
+        Unix time it expires; 0 is never.
+        """
+        return pulumi.get(self, "expiry")
+
+    @_builtins.property
+    @pulumi.getter(name="hashType")
+    def hash_type(self) -> 'HashType':
+        """
+        The hash its sessions are signed with.
+        """
+        return pulumi.get(self, "hash_type")
+
+    @_builtins.property
+    @pulumi.getter(name="sessionDuration")
+    def session_duration(self) -> _builtins.int:
+        """
+        Lifetime of its sessions, in seconds; 0 is the account default.
+        """
+        return pulumi.get(self, "session_duration")
+
+    @_builtins.property
+    @pulumi.getter(name="sessionPrivileges")
+    def session_privileges(self) -> _builtins.str:
+        """
+        Privileges of its sessions.
+        """
+        return pulumi.get(self, "session_privileges")
+
+    @_builtins.property
+    @pulumi.getter(name="sessionType")
+    def session_type(self) -> 'SessionType':
+        """
+        USER or ADMIN.
+        """
+        return pulumi.get(self, "session_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.int:
+        """
+        1 disabled, 2 active.
+        """
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="tokenId")
+    def token_id(self) -> _builtins.str:
+        """
+        The token's id.
+        """
+        return pulumi.get(self, "token_id")
+
 
 @pulumi.output_type
 class Connection(dict):
@@ -167,5 +283,177 @@ class Connection(dict):
         Timeout of each HTTP attempt, in milliseconds (default 30000).
         """
         return pulumi.get(self, "request_timeout_ms")
+
+
+@pulumi.output_type
+class ContentParameter(dict):
+    """
+    What `{key}` in an email's subject and body becomes: a text with placeholders filled from the event.
+    """
+    def __init__(__self__, *,
+                 key: _builtins.str,
+                 value: _builtins.str,
+                 description: Optional[_builtins.str] = None):
+        """
+        What `{key}` in an email's subject and body becomes: a text with placeholders filled from the event.
+
+        :param _builtins.str key: The key `{key}` stands for: letters, digits and _, starting with a letter.
+        :param _builtins.str value: The text, with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
+        :param _builtins.str description: What the parameter is for.
+        """
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "value", value)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> _builtins.str:
+        """
+        The key `{key}` stands for: letters, digits and _, starting with a letter.
+        """
+        return pulumi.get(self, "key")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.str:
+        """
+        The text, with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
+        """
+        return pulumi.get(self, "value")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        What the parameter is for.
+        """
+        return pulumi.get(self, "description")
+
+
+@pulumi.output_type
+class EmailRecipient(dict):
+    """
+    A recipient of an email: its address and, optionally, a display name.
+    """
+    def __init__(__self__, *,
+                 email: _builtins.str,
+                 name: Optional[_builtins.str] = None):
+        """
+        A recipient of an email: its address and, optionally, a display name.
+
+        :param _builtins.str email: The address.
+        :param _builtins.str name: The display name (one line).
+        """
+        pulumi.set(__self__, "email", email)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> _builtins.str:
+        """
+        The address.
+        """
+        return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The display name (one line).
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class SystemTemplate(dict):
+    """
+    A system template of the platform's catalog: what a template is cloned from.
+    """
+    def __init__(__self__, *,
+                 event_object_type: _builtins.str,
+                 event_type: _builtins.str,
+                 kind: 'TemplateKind',
+                 name: _builtins.str,
+                 template_id: _builtins.str,
+                 event: Optional[_builtins.str] = None,
+                 system_name: Optional[_builtins.str] = None):
+        """
+        A system template of the platform's catalog: what a template is cloned from.
+
+        :param _builtins.str event_object_type: The platform's object type.
+        :param _builtins.str event_type: The platform's event type.
+        :param 'TemplateKind' kind: HTTP or EMAIL.
+        :param _builtins.str name: Its name.
+        :param _builtins.str template_id: The system template's id (differs between accounts).
+        :param _builtins.str event: The catalog event it reacts to, such as entry.ready, when it is one.
+        :param _builtins.str system_name: Its system name (the same in every account).
+        """
+        pulumi.set(__self__, "event_object_type", event_object_type)
+        pulumi.set(__self__, "event_type", event_type)
+        pulumi.set(__self__, "kind", kind)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "template_id", template_id)
+        if event is not None:
+            pulumi.set(__self__, "event", event)
+        if system_name is not None:
+            pulumi.set(__self__, "system_name", system_name)
+
+    @_builtins.property
+    @pulumi.getter(name="eventObjectType")
+    def event_object_type(self) -> _builtins.str:
+        """
+        The platform's object type.
+        """
+        return pulumi.get(self, "event_object_type")
+
+    @_builtins.property
+    @pulumi.getter(name="eventType")
+    def event_type(self) -> _builtins.str:
+        """
+        The platform's event type.
+        """
+        return pulumi.get(self, "event_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def kind(self) -> 'TemplateKind':
+        """
+        HTTP or EMAIL.
+        """
+        return pulumi.get(self, "kind")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Its name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="templateId")
+    def template_id(self) -> _builtins.str:
+        """
+        The system template's id (differs between accounts).
+        """
+        return pulumi.get(self, "template_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def event(self) -> Optional[_builtins.str]:
+        """
+        The catalog event it reacts to, such as entry.ready, when it is one.
+        """
+        return pulumi.get(self, "event")
+
+    @_builtins.property
+    @pulumi.getter(name="systemName")
+    def system_name(self) -> Optional[_builtins.str]:
+        """
+        Its system name (the same in every account).
+        """
+        return pulumi.get(self, "system_name")
 
 

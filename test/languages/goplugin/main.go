@@ -28,8 +28,8 @@ func withImported(ctx *pulumi.Context) error {
 	}
 	outside, err := svc.NewAppToken(ctx, "outside", &svc.AppTokenArgs{
 		Description:       pulumi.String("made outside Pulumi"),
-		HashType:          pulumi.String("SHA1"),
-		SessionType:       pulumi.String("ADMIN"),
+		HashType:          svc.HashTypeSHA1,
+		SessionType:       svc.SessionTypeADMIN,
 		SessionDuration:   pulumi.Int(7200),
 		SessionPrivileges: pulumi.String("list:*"),
 	})

@@ -131,7 +131,9 @@ describe("plugin lifecycle on the wire", () => {
   it("what the plugin does not serve is UNIMPLEMENTED with a clear message", async () => {
     const invoke = await errorOf(wire.call("invoke", new provprotoValues.InvokeRequest().setTok("svc:index:getThing")));
     expect(invoke.code).toBe(grpc.status.UNIMPLEMENTED);
-    expect(invoke.details).toBe("unknown function svc:index:getThing: the svc package has no functions");
+    expect(invoke.details).toBe(
+      "unknown function svc:index:getThing; this plugin serves svc:index:getAppToken, svc:index:getAppTokens, svc:index:getNotificationTemplate, svc:index:getSystemTemplates",
+    );
     for (const [method, request, name] of [
       ["call", new provprotoValues.CallRequest(), "Call"],
       ["construct", new provprotoValues.ConstructRequest(), "Construct"],

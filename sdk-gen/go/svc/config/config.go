@@ -13,50 +13,130 @@ var _ = internal.GetEnvOrDefault
 
 // The account's admin secret (pipelines should prefer an app token). Stack config `svc:adminSecret`, or the environment variable SVC_ADMIN_SECRET.
 func GetAdminSecret(ctx *pulumi.Context) string {
-	return config.Get(ctx, "svc:adminSecret")
+	v, err := config.Try(ctx, "svc:adminSecret")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "SVC_ADMIN_SECRET"); d != nil {
+		value = d.(string)
+	}
+	return value
 }
 
 // Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
 func GetAllowInsecureHttp(ctx *pulumi.Context) bool {
-	return config.GetBool(ctx, "svc:allowInsecureHttp")
+	v, err := config.TryBool(ctx, "svc:allowInsecureHttp")
+	if err == nil {
+		return v
+	}
+	var value bool
+	if d := internal.GetEnvOrDefault(nil, internal.ParseEnvBool, "SVC_ALLOW_INSECURE_HTTP"); d != nil {
+		value = d.(bool)
+	}
+	return value
 }
 
 // The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
 func GetAppToken(ctx *pulumi.Context) string {
-	return config.Get(ctx, "svc:appToken")
+	v, err := config.Try(ctx, "svc:appToken")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "SVC_APP_TOKEN"); d != nil {
+		value = d.(string)
+	}
+	return value
 }
 
 // The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
 func GetAppTokenHashType(ctx *pulumi.Context) string {
-	return config.Get(ctx, "svc:appTokenHashType")
+	v, err := config.Try(ctx, "svc:appTokenHashType")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "SVC_APP_TOKEN_HASH_TYPE"); d != nil {
+		value = d.(string)
+	}
+	return value
 }
 
 // The id of an app token to authenticate with, instead of the admin secret. Stack config `svc:appTokenId`, or the environment variable SVC_APP_TOKEN_ID.
 func GetAppTokenId(ctx *pulumi.Context) string {
-	return config.Get(ctx, "svc:appTokenId")
+	v, err := config.Try(ctx, "svc:appTokenId")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "SVC_APP_TOKEN_ID"); d != nil {
+		value = d.(string)
+	}
+	return value
 }
 
 // The platform's api_v3 root, e.g. https://api.example.com/api_v3 (or the emulator's). Stack config `svc:baseUrl`, or the environment variable SVC_BASE_URL.
 func GetBaseUrl(ctx *pulumi.Context) string {
-	return config.Get(ctx, "svc:baseUrl")
+	v, err := config.Try(ctx, "svc:baseUrl")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "SVC_BASE_URL"); d != nil {
+		value = d.(string)
+	}
+	return value
 }
 
 // A ready session string, instead of other credentials. Stack config `svc:ks`, or the environment variable SVC_KS.
 func GetKs(ctx *pulumi.Context) string {
-	return config.Get(ctx, "svc:ks")
+	v, err := config.Try(ctx, "svc:ks")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "SVC_KS"); d != nil {
+		value = d.(string)
+	}
+	return value
 }
 
 // Requests in flight at once to the platform (default 8). Stack config `svc:maxConcurrency`, or the environment variable SVC_MAX_CONCURRENCY.
 func GetMaxConcurrency(ctx *pulumi.Context) int {
-	return config.GetInt(ctx, "svc:maxConcurrency")
+	v, err := config.TryInt(ctx, "svc:maxConcurrency")
+	if err == nil {
+		return v
+	}
+	var value int
+	if d := internal.GetEnvOrDefault(nil, internal.ParseEnvInt, "SVC_MAX_CONCURRENCY"); d != nil {
+		value = d.(int)
+	}
+	return value
 }
 
 // The account's numeric partner id. Stack config `svc:partnerId`, or the environment variable SVC_PARTNER_ID.
 func GetPartnerId(ctx *pulumi.Context) int {
-	return config.GetInt(ctx, "svc:partnerId")
+	v, err := config.TryInt(ctx, "svc:partnerId")
+	if err == nil {
+		return v
+	}
+	var value int
+	if d := internal.GetEnvOrDefault(nil, internal.ParseEnvInt, "SVC_PARTNER_ID"); d != nil {
+		value = d.(int)
+	}
+	return value
 }
 
 // Timeout of each HTTP attempt, in milliseconds (default 30000). Stack config `svc:requestTimeoutMs`, or the environment variable SVC_REQUEST_TIMEOUT_MS.
 func GetRequestTimeoutMs(ctx *pulumi.Context) int {
-	return config.GetInt(ctx, "svc:requestTimeoutMs")
+	v, err := config.TryInt(ctx, "svc:requestTimeoutMs")
+	if err == nil {
+		return v
+	}
+	var value int
+	if d := internal.GetEnvOrDefault(nil, internal.ParseEnvInt, "SVC_REQUEST_TIMEOUT_MS"); d != nil {
+		value = d.(int)
+	}
+	return value
 }

@@ -25,68 +25,68 @@ class _ExportableConfig(types.ModuleType):
         """
         The account's admin secret (pipelines should prefer an app token). Stack config `svc:adminSecret`, or the environment variable SVC_ADMIN_SECRET.
         """
-        return __config__.get('adminSecret')
+        return __config__.get('adminSecret') or _utilities.get_env('SVC_ADMIN_SECRET')
 
     @_builtins.property
     def allow_insecure_http(self) -> Optional[bool]:
         """
         Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
         """
-        return __config__.get_bool('allowInsecureHttp')
+        return __config__.get_bool('allowInsecureHttp') or _utilities.get_env_bool('SVC_ALLOW_INSECURE_HTTP')
 
     @_builtins.property
     def app_token(self) -> Optional[str]:
         """
         The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
         """
-        return __config__.get('appToken')
+        return __config__.get('appToken') or _utilities.get_env('SVC_APP_TOKEN')
 
     @_builtins.property
     def app_token_hash_type(self) -> Optional[str]:
         """
         The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
         """
-        return __config__.get('appTokenHashType')
+        return __config__.get('appTokenHashType') or _utilities.get_env('SVC_APP_TOKEN_HASH_TYPE')
 
     @_builtins.property
     def app_token_id(self) -> Optional[str]:
         """
         The id of an app token to authenticate with, instead of the admin secret. Stack config `svc:appTokenId`, or the environment variable SVC_APP_TOKEN_ID.
         """
-        return __config__.get('appTokenId')
+        return __config__.get('appTokenId') or _utilities.get_env('SVC_APP_TOKEN_ID')
 
     @_builtins.property
     def base_url(self) -> Optional[str]:
         """
         The platform's api_v3 root, e.g. https://api.example.com/api_v3 (or the emulator's). Stack config `svc:baseUrl`, or the environment variable SVC_BASE_URL.
         """
-        return __config__.get('baseUrl')
+        return __config__.get('baseUrl') or _utilities.get_env('SVC_BASE_URL')
 
     @_builtins.property
     def ks(self) -> Optional[str]:
         """
         A ready session string, instead of other credentials. Stack config `svc:ks`, or the environment variable SVC_KS.
         """
-        return __config__.get('ks')
+        return __config__.get('ks') or _utilities.get_env('SVC_KS')
 
     @_builtins.property
     def max_concurrency(self) -> Optional[int]:
         """
         Requests in flight at once to the platform (default 8). Stack config `svc:maxConcurrency`, or the environment variable SVC_MAX_CONCURRENCY.
         """
-        return __config__.get_int('maxConcurrency')
+        return __config__.get_int('maxConcurrency') or _utilities.get_env_int('SVC_MAX_CONCURRENCY')
 
     @_builtins.property
     def partner_id(self) -> Optional[int]:
         """
         The account's numeric partner id. Stack config `svc:partnerId`, or the environment variable SVC_PARTNER_ID.
         """
-        return __config__.get_int('partnerId')
+        return __config__.get_int('partnerId') or _utilities.get_env_int('SVC_PARTNER_ID')
 
     @_builtins.property
     def request_timeout_ms(self) -> Optional[int]:
         """
         Timeout of each HTTP attempt, in milliseconds (default 30000). Stack config `svc:requestTimeoutMs`, or the environment variable SVC_REQUEST_TIMEOUT_MS.
         """
-        return __config__.get_int('requestTimeoutMs')
+        return __config__.get_int('requestTimeoutMs') or _utilities.get_env_int('SVC_REQUEST_TIMEOUT_MS')
 

@@ -1,0 +1,39 @@
+/**
+ * The plugin's Invoke: a provider function (provider/definitions, FUNCTIONS) called by its token
+ * `svc:index:<name>`. Arguments are checked against the definition before any API call; the result's secret fields
+ * (the schema's `secret: true` outputs) go back wrapped as secrets, and every field does when an argument came as a
+ * secret, so a program's secret never comes back in plain text.
+ */
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { FUNCTIONS } from "../provider/definitions";
+import { checkArguments, type FunctionDefinition, secretResults } from "../provider/definitions/defineFunction";
+import { keyPaths, type Props, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
+import { typeToken } from "./schema";
+
+export class FunctionInvoker {
+  private readonly functions: Map<string, FunctionDefinition>;
+
+  constructor(functions: readonly FunctionDefinition[] = FUNCTIONS) {
+    this.functions = new Map(functions.map((definition) => [typeToken(definition.name), definition]));
+  }
+
+  /** Why `token` cannot be invoked (the plugin answers UNIMPLEMENTED with it), or undefined when it is served. */
+  unknown(token: string): string | undefined {
+    return this.functions.has(token) ? undefined : `unknown function ${token}; this plugin serves ${[...this.functions.keys()].join(", ")}`;
+  }
+
+  async invoke(request: provproto.InvokeRequest): Promise<provproto.InvokeResponse> {
+    const token = request.getTok();
+    const definition = this.functions.get(token);
+    if (!definition) throw new Error(this.unknown(token));
+    const raw = (request.getArgs()?.toJavaScript() ?? {}) as Props;
+    const args = checkArguments(definition, unwrapSecrets(raw) as Props);
+    const result = (await definition.invoke(args)) as Props;
+    // A secret argument, at any depth, makes the whole result secret: which field it went into is not known.
+    const secrets = secretPaths(raw).length > 0 ? Object.keys(result) : secretResults(definition);
+    const plainResult = JSON.parse(JSON.stringify(result)) as Props;
+    const wrapped = wrapSecretPaths(plainResult, keyPaths(secrets)) as Record<string, structproto.JavaScriptValue>;
+    return new provproto.InvokeResponse().setReturn(structproto.Struct.fromJavaScript(wrapped));
+  }
+}
