@@ -6,6 +6,7 @@ import { z } from "zod";
 import { ConnectionInput } from "../provider/core/connectionInput";
 import { SETTINGS } from "../provider/core/connection";
 import { fieldsOf, type ResourceDefinition } from "../provider/definitions/define";
+import { PLUGIN_DOWNLOAD_URL } from "./version";
 
 export const PACKAGE = "svc";
 export const CONNECTION_TYPE = `${PACKAGE}:index:Connection`;
@@ -123,13 +124,16 @@ function connectionSpec() {
   return { type: "object", description: "An explicit connection to an account (a second account): any setting left out comes from the provider.", properties };
 }
 
-/** The package schema, for the plugin of `version`. */
-export function packageSchema(definitions: readonly ResourceDefinition[], version?: string) {
+/**
+ * The package schema, for the plugin of `version`, downloaded from `pluginDownloadURL` (package.json's setting, or
+ * the release build's SVC_PLUGIN_DOWNLOAD_URL): every generated SDK passes both to the engine.
+ */
+export function packageSchema(definitions: readonly ResourceDefinition[], version?: string, pluginDownloadURL = PLUGIN_DOWNLOAD_URL) {
   const settings = settingsSpec();
   return {
     name: PACKAGE,
     displayName: "svc",
-    ...(version ? { version } : {}),
+    ...(version ? { version, ...(pluginDownloadURL ? { pluginDownloadURL } : {}) } : {}),
     description: "Infrastructure as code for the video platform's API: app tokens and event notification templates.",
     keywords: ["pulumi", "svc", "video", "webhooks", "kind/native", "category/infrastructure"],
     license: "Apache-2.0",

@@ -6,12 +6,21 @@ import type * as pulumi from "@pulumi/pulumi";
 import { QuietResource } from "../resources/quietResource";
 import type { ResourceType } from "../resources/fieldTable";
 import { resourceProps } from "../resources/resourceProps";
+import { PLUGIN_DOWNLOAD_URL, PLUGIN_VERSION } from "../../plugin/version";
 
 export const nativeTypeToken = (type: ResourceType): string => `svc:index:${type}`;
+
+/**
+ * The plugin these resources need, as a generated SDK asks for it: its version and where the engine downloads it
+ * when it is not installed (a program's own options win).
+ */
+export function withPluginSource<T extends pulumi.ResourceOptions>(opts: T): T {
+  return { version: PLUGIN_VERSION, ...(PLUGIN_DOWNLOAD_URL ? { pluginDownloadURL: PLUGIN_DOWNLOAD_URL } : {}), ...opts };
+}
 
 export abstract class NativeResource extends QuietResource {
   protected constructor(type: ResourceType, name: string, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
     // Secret inputs are secrets in the program too (the plugin marks them secret in what it returns as well).
-    super(nativeTypeToken(type), name, resourceProps(type, args), opts);
+    super(nativeTypeToken(type), name, resourceProps(type, args), withPluginSource(opts));
   }
 }
