@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join, normalize } from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { engineBinDir, engineEnv, repoRoot } from "../../scripts/engineEnv";
+import { SvcClient } from "../../sdk";
 import { backendFilesText } from "../support/pulumi";
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string; pulumiSvc: { pluginDownloadURL: string } };
@@ -115,6 +116,8 @@ export interface ReleaseProject {
   env: Record<string, string>;
   emulator: RunningEmulator;
   server: ReleaseServer;
+  /** A client of the emulator's account. */
+  client: SvcClient;
   /** Runs `cmd args` (in the project folder by default); resolves stdout, rejects with stdout and stderr. */
   exec(cmd: string, args: string[], cwd?: string): Promise<string>;
   /** `pulumi <args> --non-interactive` in the project folder. */
@@ -156,7 +159,9 @@ export async function releaseProject(options: { path?: string[]; env?: Record<st
       });
     });
   const pulumi = (...args: string[]) => exec(join(engineBinDir(), "pulumi"), [...args, "--non-interactive"]);
+  const client = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
   return {
+    client,
     tmp,
     dir,
     home,
@@ -170,6 +175,7 @@ export async function releaseProject(options: { path?: string[]; env?: Record<st
       return JSON.parse(await pulumi("plugin", "ls", "--json")) as { name: string; version: string }[];
     },
     async close() {
+      await client.close();
       await emulator.close();
       if (!options.server) await server.close();
       rmSync(tmp, { recursive: true, force: true });
@@ -177,12 +183,14 @@ export async function releaseProject(options: { path?: string[]; env?: Record<st
   };
 }
 
-/** The `svc:*` config of the emulator, as `pulumi new -c` flags (the admin secret is a secret in the template). */
-export const svcConfigFlags = (emulator: RunningEmulator): string[] => [
-  "-c",
-  `svc:baseUrl=${emulator.baseUrl}`,
-  "-c",
-  `svc:partnerId=${emulator.partnerId}`,
-  "-c",
-  `svc:adminSecret=${emulator.adminSecret}`,
-];
+/**
+ * `pulumi new <template>` into the project folder with the emulator's account as config: baseUrl and partnerId on
+ * the command line, the admin secret with `pulumi config set --secret` (`pulumi new -c` stores values in plain
+ * text, even those the template marks secret).
+ */
+export async function newFromTemplate(p: ReleaseProject, template: string, extraArgs: string[] = []): Promise<void> {
+  const name = `${template}-test`;
+  const config = ["-c", `svc:baseUrl=${p.emulator.baseUrl}`, "-c", `svc:partnerId=${p.emulator.partnerId}`];
+  await p.pulumi("new", join(repoRoot, "templates", template), "--dir", p.dir, "--yes", "--stack", "test", "--name", name, ...config, ...extraArgs);
+  await p.pulumi("config", "set", "--secret", "svc:adminSecret", p.emulator.adminSecret);
+}
