@@ -188,9 +188,24 @@ export async function releaseProject(options: { path?: string[]; env?: Record<st
  * the command line, the admin secret with `pulumi config set --secret` (`pulumi new -c` stores values in plain
  * text, even those the template marks secret).
  */
-export async function newFromTemplate(p: ReleaseProject, template: string, extraArgs: string[] = []): Promise<void> {
+export async function newFromTemplate(p: ReleaseProject, template: string, options: { withoutLanguageHost?: boolean } = {}): Promise<void> {
   const name = `${template}-test`;
-  const config = ["-c", `svc:baseUrl=${p.emulator.baseUrl}`, "-c", `svc:partnerId=${p.emulator.partnerId}`];
-  await p.pulumi("new", join(repoRoot, "templates", template), "--dir", p.dir, "--yes", "--stack", "test", "--name", name, ...config, ...extraArgs);
+  const source = join(repoRoot, "templates", template);
+  const config: [string, string][] = [
+    ["svc:baseUrl", p.emulator.baseUrl],
+    ["svc:partnerId", String(p.emulator.partnerId)],
+  ];
+  if (options.withoutLanguageHost) {
+    // `pulumi new` loads the runtime's language host even with --generate-only, and none is served here for Go:
+    // the template's files as `pulumi new` writes them (${PROJECT} and ${DESCRIPTION} filled in), then the stack.
+    for (const file of readdirSync(source)) {
+      const text = readFileSync(join(source, file), "utf8").replaceAll("${PROJECT}", name).replaceAll("${DESCRIPTION}", `${template} test`);
+      writeFileSync(join(p.dir, file), text);
+    }
+    await p.pulumi("stack", "init", "test");
+    for (const [key, value] of config) await p.pulumi("config", "set", key, value);
+  } else {
+    await p.pulumi("new", source, "--dir", p.dir, "--yes", "--stack", "test", "--name", name, ...config.flatMap(([k, v]) => ["-c", `${k}=${v}`]));
+  }
   await p.pulumi("config", "set", "--secret", "svc:adminSecret", p.emulator.adminSecret);
 }
