@@ -48,7 +48,7 @@ describe("the release from Go (the module through GOPROXY)", () => {
 
   it("the template, go mod tidy through the release's proxy, up downloads the plugin, preview clean, destroy", async () => {
     const started = Date.now();
-    await newFromTemplate(p, "svc-go", { withoutLanguageHost: true });
+    await newFromTemplate(p, "svc-go", "copy");
     expect(readFileSync(join(p.dir, "go.mod"), "utf8")).not.toContain("replace");
     await p.exec("go", ["mod", "tidy"]);
     expect(readFileSync(join(p.dir, "go.sum"), "utf8")).toContain(`github.com/pulumi-svc/pulumi-svc/sdk/go v${VERSION} h1:`);

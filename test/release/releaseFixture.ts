@@ -26,7 +26,20 @@ export const RELEASE_DIR = join(repoRoot, "dist", "release-test");
 export const HOST_ARCHIVE = `pulumi-resource-svc-v${VERSION}-linux-amd64.tar.gz`;
 
 /** What the release is made from: when none of it changed, the release of the last run is reused. */
-const RELEASE_INPUTS = ["package.json", "LICENSE", "sdk-gen", "scripts/release", "scripts/build-plugin.mjs", "plugin/schema.json", "dist/pulumi-resource-svc", "dist/provider", "dist/sdk", "dist/contract", "dist/emulator", "dist/client"];
+const RELEASE_INPUTS = [
+  "package.json",
+  "LICENSE",
+  "sdk-gen",
+  "scripts/release",
+  "scripts/build-plugin.mjs",
+  "plugin/schema.json",
+  "dist/pulumi-resource-svc",
+  "dist/provider",
+  "dist/sdk",
+  "dist/contract",
+  "dist/emulator",
+  "dist/client",
+];
 
 function inputsHash(): string {
   const hash = createHash("sha256").update(process.version);
@@ -151,28 +164,27 @@ export async function releaseProject(options: { path?: string[]; env?: Record<st
     PULUMI_STACK: "test",
     ...options.env,
   };
-  const exec = (cmd: string, args: string[], cwd = dir) =>
-    new Promise<string>((resolve, reject) => {
-      execFile(cmd, args, { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-        if (error) reject(new Error(`${cmd} ${args.join(" ")} failed: ${error.message}\n${stdout}\n${stderr}`));
-        else resolve(stdout);
-      });
-    });
-  const pulumi = (...args: string[]) => exec(join(engineBinDir(), "pulumi"), [...args, "--non-interactive"]);
   const client = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
-  return {
-    client,
+  const project: ReleaseProject = {
     tmp,
     dir,
     home,
     env,
     emulator,
     server,
-    exec,
-    pulumi,
+    client,
+    // The project's folder as it is when called: a test may move it (p.dir) to a second project.
+    exec: (cmd, args, cwd = project.dir) =>
+      new Promise<string>((resolve, reject) => {
+        execFile(cmd, args, { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+          if (error) reject(new Error(`${cmd} ${args.join(" ")} failed: ${error.message}\n${stdout}\n${stderr}`));
+          else resolve(stdout);
+        });
+      }),
+    pulumi: (...args) => project.exec(join(engineBinDir(), "pulumi"), [...args, "--non-interactive"]),
     backendText: () => backendFilesText(backend),
     async installedPlugins() {
-      return JSON.parse(await pulumi("plugin", "ls", "--json")) as { name: string; version: string }[];
+      return JSON.parse(await project.pulumi("plugin", "ls", "--json")) as { name: string; version: string }[];
     },
     async close() {
       await client.close();
@@ -181,6 +193,7 @@ export async function releaseProject(options: { path?: string[]; env?: Record<st
       rmSync(tmp, { recursive: true, force: true });
     },
   };
+  return project;
 }
 
 /**
@@ -188,20 +201,25 @@ export async function releaseProject(options: { path?: string[]; env?: Record<st
  * the command line, the admin secret with `pulumi config set --secret` (`pulumi new -c` stores values in plain
  * text, even those the template marks secret).
  */
-export async function newFromTemplate(p: ReleaseProject, template: string, options: { withoutLanguageHost?: boolean } = {}): Promise<void> {
+/**
+ * How: "new" is `pulumi new` whole (it installs the dependencies); "generate-only" is `pulumi new --generate-only`
+ * (the test installs them: the npm package's URL is the published one); "copy" writes the files as `pulumi new`
+ * would (it needs the runtime's language host even to generate, and none is served here for Go).
+ */
+export async function newFromTemplate(p: ReleaseProject, template: string, how: "new" | "generate-only" | "copy" = "new"): Promise<void> {
   const name = `${template}-test`;
   const source = join(repoRoot, "templates", template);
   const config: [string, string][] = [
     ["svc:baseUrl", p.emulator.baseUrl],
     ["svc:partnerId", String(p.emulator.partnerId)],
   ];
-  if (options.withoutLanguageHost) {
-    // `pulumi new` loads the runtime's language host even with --generate-only, and none is served here for Go:
-    // the template's files as `pulumi new` writes them (${PROJECT} and ${DESCRIPTION} filled in), then the stack.
-    for (const file of readdirSync(source)) {
-      const text = readFileSync(join(source, file), "utf8").replaceAll("${PROJECT}", name).replaceAll("${DESCRIPTION}", `${template} test`);
-      writeFileSync(join(p.dir, file), text);
-    }
+  if (how !== "new") {
+    if (how === "generate-only") await p.pulumi("new", source, "--dir", p.dir, "--yes", "--name", name, "--generate-only");
+    else
+      for (const file of readdirSync(source)) {
+        const text = readFileSync(join(source, file), "utf8").replaceAll("${PROJECT}", name).replaceAll("${DESCRIPTION}", `${template} test`);
+        writeFileSync(join(p.dir, file), text);
+      }
     await p.pulumi("stack", "init", "test");
     for (const [key, value] of config) await p.pulumi("config", "set", key, value);
   } else {

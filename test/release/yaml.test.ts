@@ -45,7 +45,8 @@ describe("the release from YAML (no SDK)", () => {
     const sums = readFileSync(join(release, "SHA256SUMS"), "utf8");
     const right = new RegExp(`^([0-9a-f]{64})  ${HOST_ARCHIVE}$`, "m").exec(sums)![1]!;
     const wrong = right.replace(/^./, (c) => (c === "0" ? "1" : "0"));
-    const install = (checksum: string) => p.pulumi("plugin", "install", "resource", "svc", VERSION, "--server", p.server.url, "--checksum", checksum, "--reinstall");
+    const install = (checksum: string) =>
+      p.pulumi("plugin", "install", "resource", "svc", VERSION, "--server", p.server.url, "--checksum", checksum, "--reinstall");
     const failure = await install(wrong).then(
       () => "installed",
       (e: Error) => e.message,
