@@ -6,6 +6,7 @@ import { z } from "zod";
 import { ConnectionInput } from "../provider/core/connectionInput";
 import { SETTINGS } from "../provider/core/connection";
 import { fieldsOf, type ResourceDefinition } from "../provider/definitions/define";
+import { examplesBlock } from "./examples";
 import { PLUGIN_DOWNLOAD_URL } from "./version";
 
 export const PACKAGE = "svc";
@@ -84,7 +85,7 @@ function resourceSpec(definition: ResourceDefinition) {
   ];
   const requiredInputs = fields.inputKeys.filter((key) => !optional(definition.inputs[key]!.schema)).sort();
   return {
-    description: `${definition.description}\n\n## Example Usage\n\n\`\`\`typescript\n${definition.example}\n\`\`\`\n\n## Import\n\n\`\`\`sh\n$ pulumi import ${typeToken(definition.type)} my-${definition.kind} <id>\n\`\`\`\n\nwhere \`<id>\` is ${definition.idDescription}.`,
+    description: `${definition.description}\n\n${examplesBlock(definition.type, definition.example)}\n\n## Import\n\n\`\`\`sh\n$ pulumi import ${typeToken(definition.type)} my-${definition.kind} <id>\n\`\`\`\n\nwhere \`<id>\` is ${definition.idDescription}.`,
     properties,
     required: always.sort(),
     inputProperties,

@@ -4,15 +4,18 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 
-export const cacheRoot = () =>
-  process.env.PULUMI_SVC_RELEASE_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-svc", "release");
+export const cacheRoot = () => process.env.PULUMI_SVC_RELEASE_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-svc", "release");
 
 /** A short hash of strings and files (their paths relative to `root` and their bytes, folders walked in order). */
 export function hashOf(root, ...items) {
   const hash = createHash("sha256");
   const add = (path) => {
     if (statSync(path).isDirectory()) for (const name of readdirSync(path).sort()) add(join(path, name));
-    else hash.update(`${relative(root, path)}\0`).update(readFileSync(path)).update("\0");
+    else
+      hash
+        .update(`${relative(root, path)}\0`)
+        .update(readFileSync(path))
+        .update("\0");
   };
   for (const item of items) {
     if (typeof item === "object") hash.update(`${item.text}\0`);

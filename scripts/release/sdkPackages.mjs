@@ -19,7 +19,10 @@ export function pythonPackages(sdkDir, outDir, python) {
       cpSync(sdkDir, src, { recursive: true });
       const script = `import sys; from setuptools import build_meta as b; print(b.build_${kind}(sys.argv[1]))`;
       const env = { ...process.env, SOURCE_DATE_EPOCH: "1767225600" };
-      return execFileSync(python, ["-c", script, outDir], { cwd: src, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env }).trim().split("\n").pop();
+      return execFileSync(python, ["-c", script, outDir], { cwd: src, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env })
+        .trim()
+        .split("\n")
+        .pop();
     };
     return [build("wheel"), build("sdist")];
   } finally {
@@ -63,7 +66,11 @@ export function goModuleProxy(goDir, module, version, proxyDir, python) {
  */
 export function npmTarball(root, outDir, pluginDownloadURL) {
   mkdirSync(outDir, { recursive: true });
-  const out = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", outDir], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const out = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", outDir], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const name = out.trim().split("\n").pop();
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
   if (pluginDownloadURL && pluginDownloadURL !== pkg.pulumiSvc?.pluginDownloadURL) {

@@ -12,11 +12,13 @@ import { SETTINGS } from "../../provider/core/connection";
 const root = join(__dirname, "..", "..");
 const read = (path: string) => readFileSync(join(root, path), "utf8");
 const pkg = JSON.parse(read("package.json")) as { version: string; pulumiSvc: { pluginDownloadURL: string } };
-const releaseUrl = pkg.pulumiSvc.pluginDownloadURL.replace("${VERSION}", pkg.version);
+/** The engine's placeholder for the version in a download URL. */
+const VERSION_PLACEHOLDER = ["$", "{VERSION}"].join("");
+const releaseUrl = pkg.pulumiSvc.pluginDownloadURL.replace(VERSION_PLACEHOLDER, pkg.version);
 
 /** The fenced code blocks of a markdown text in `language`. */
 const codeBlocks = (markdown: string, language: string): string[] =>
-  [...markdown.matchAll(new RegExp("```" + language + "\\n([\\s\\S]*?)\\n```", "g"))].map((m) => m[1]!);
+  [...markdown.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\\n\`\`\``, "g"))].map((m) => m[1]!);
 
 describe("docs/registry", () => {
   const index = read("docs/registry/_index.md");

@@ -3,12 +3,14 @@
  * and none is served here), then the SDK fetched as a module through
  * GOPROXY=file://<release>/goproxy (no `replace`; Pulumi's own modules from the public proxy or Go's cache), built,
  * and run (the template is an Automation API program: no Go language host is served here) on a fresh PULUMI_HOME,
- * where the engine downloads the plugin from the release server: up, preview clean, destroy.
+ * where the engine downloads the plugin from the release server: up, preview clean, destroy. Then every resource's
+ * Go example (plugin/examples.ts, the schema's descriptions) is vetted and compiled in that module.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXAMPLES } from "../../plugin/examples";
 import { engineBinDir } from "../support/pulumi";
 import { HOST_ARCHIVE, hostRelease, newFromTemplate, type ReleaseProject, releaseProject, VERSION } from "./releaseFixture";
 
@@ -66,4 +68,14 @@ describe("the release from Go (the module through GOPROXY)", () => {
     await p.exec(program, ["destroy"]);
     console.log(`go: empty PULUMI_HOME to a finished up (pulumi new, go mod tidy and go build included) in ${ms} ms`);
   }, 400_000);
+
+  it("every resource's Go example in the schema compiles against the release's module", async () => {
+    // In the project's module (its go.mod and go.sum came from the release's proxy in the test above).
+    for (const [type, example] of Object.entries(EXAMPLES)) {
+      mkdirSync(join(p.dir, "examples", type), { recursive: true });
+      writeFileSync(join(p.dir, "examples", type, "main.go"), `${example.go}\n`);
+    }
+    await p.exec("go", ["vet", "./examples/..."]);
+    await p.exec("go", ["build", "./examples/..."]);
+  }, 300_000);
 });

@@ -120,7 +120,7 @@ export async function startReleaseServer(dir: string, options: { missing?: strin
 }
 
 /** The engine's mirror setting sending the published URL to `serverUrl` (docs/registry/installation-configuration.md). */
-export const mirrorOverride = (serverUrl: string): string => `^${PUBLISHED_URL.slice(0, PUBLISHED_URL.indexOf("/v${VERSION}"))}=${serverUrl}`;
+export const mirrorOverride = (serverUrl: string): string => `^${PUBLISHED_URL.slice(0, PUBLISHED_URL.lastIndexOf("/v"))}=${serverUrl}`;
 
 export interface ReleaseProject {
   tmp: string;
@@ -196,6 +196,9 @@ export async function releaseProject(options: { path?: string[]; env?: Record<st
   return project;
 }
 
+/** A `pulumi new` template's placeholder, e.g. `${PROJECT}`. */
+const placeholder = (name: string): string => ["$", `{${name}}`].join("");
+
 /**
  * `pulumi new <template>` into the project folder with the emulator's account as config: baseUrl and partnerId on
  * the command line, the admin secret with `pulumi config set --secret` (`pulumi new -c` stores values in plain
@@ -217,7 +220,9 @@ export async function newFromTemplate(p: ReleaseProject, template: string, how: 
     if (how === "generate-only") await p.pulumi("new", source, "--dir", p.dir, "--yes", "--name", name, "--generate-only");
     else
       for (const file of readdirSync(source)) {
-        const text = readFileSync(join(source, file), "utf8").replaceAll("${PROJECT}", name).replaceAll("${DESCRIPTION}", `${template} test`);
+        const text = readFileSync(join(source, file), "utf8")
+          .replaceAll(placeholder("PROJECT"), name)
+          .replaceAll(placeholder("DESCRIPTION"), `${template} test`);
         writeFileSync(join(p.dir, file), text);
       }
     await p.pulumi("stack", "init", "test");

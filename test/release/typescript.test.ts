@@ -5,6 +5,7 @@
  * - svc-typescript-dynamic: the dynamic providers, no plugin: up installs nothing and asks the server for nothing.
  * - svc-typescript: `pulumi-svc/native`; up on the same fresh PULUMI_HOME downloads the plugin from the release
  *   server (the resources name the version and URL); preview clean; destroy.
+ * Then every resource's TypeScript example (plugin/examples.ts, the schema's descriptions) type-checks against it.
  * PATH holds the engine and a folder with `node` and `npm` only (the repository's node_modules/.bin would offer
  * the plugin on PATH).
  */
@@ -13,6 +14,7 @@ import { promisify } from "node:util";
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXAMPLES } from "../../plugin/examples";
 import { repoRoot } from "../../scripts/engineEnv";
 import { engineBinDir } from "../support/pulumi";
 import { HOST_ARCHIVE, hostRelease, newFromTemplate, type ReleaseProject, releaseProject, VERSION } from "./releaseFixture";
@@ -30,7 +32,10 @@ describe("the release from TypeScript (the npm tarball)", () => {
     // The templates' dependencies, in the projects' parent folder, with the release's tarball for pulumi-svc.
     const template = JSON.parse(readFileSync(join(repoRoot, "templates", "svc-typescript", "package.json"), "utf8"));
     const tarball = join(hostRelease(), `pulumi-svc-${VERSION}.tgz`);
-    writeFileSync(join(p.tmp, "package.json"), JSON.stringify({ ...template, name: "release-test", dependencies: { ...template.dependencies, "pulumi-svc": `file:${tarball}` } }));
+    writeFileSync(
+      join(p.tmp, "package.json"),
+      JSON.stringify({ ...template, name: "release-test", dependencies: { ...template.dependencies, "pulumi-svc": `file:${tarball}` } }),
+    );
     const started = Date.now();
     // npm runs install scripts with sh: the system's folders after ours for this step only.
     await promisify(execFile)("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
@@ -70,4 +75,12 @@ describe("the release from TypeScript (the npm tarball)", () => {
     await p.pulumi("destroy", "--yes");
     console.log(`typescript: npm install ${installMs} ms; empty PULUMI_HOME to a finished pulumi up ${ms} ms`);
   }, 200_000);
+
+  it("every resource's TypeScript example in the schema type-checks against the release's package", async () => {
+    const dir = join(p.tmp, "examples");
+    mkdirSync(dir);
+    for (const [type, example] of Object.entries(EXAMPLES)) writeFileSync(join(dir, `${type}.ts`), `${example.typescript}\n`);
+    writeFileSync(join(dir, "tsconfig.json"), readFileSync(join(repoRoot, "templates", "svc-typescript", "tsconfig.json")));
+    await p.exec("node", [join(p.tmp, "node_modules", "typescript", "bin", "tsc"), "-p", dir, "--noEmit"], dir);
+  }, 120_000);
 });

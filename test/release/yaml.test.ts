@@ -3,11 +3,13 @@
  * on a fresh PULUMI_HOME, where the engine downloads the plugin from the release server by itself (no `path:`, no
  * Node.js on PATH) and runs it; destroy. Then what a user meets when the download goes wrong: a wrong checksum, and
  * a release with no archive for this platform, each failing with a message naming what was tried; and
- * `pulumi plugin install resource svc <version> --server <url>` with the checksum of SHA256SUMS.
+ * `pulumi plugin install resource svc <version> --server <url>` with the checksum of SHA256SUMS. Every resource's
+ * YAML example (plugin/examples.ts, the schema's descriptions) previews on the plugin the engine downloaded.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXAMPLES } from "../../plugin/examples";
 import { languageTools } from "../../scripts/engineEnv";
 import { engineBinDir } from "../support/pulumi";
 import { HOST_ARCHIVE, hostRelease, type ReleaseProject, releaseProject, startReleaseServer, newFromTemplate, VERSION } from "./releaseFixture";
@@ -39,6 +41,26 @@ describe("the release from YAML (no SDK)", () => {
     await p.pulumi("destroy", "--yes");
     console.log(`yaml: empty PULUMI_HOME to a finished pulumi up (pulumi new included) in ${upMs} ms`);
   }, 300_000);
+
+  it("every resource's YAML example in the schema previews on the downloaded plugin", async () => {
+    const programDir = p.dir;
+    try {
+      for (const [type, example] of Object.entries(EXAMPLES)) {
+        p.dir = join(p.tmp, "examples", type);
+        mkdirSync(p.dir, { recursive: true });
+        writeFileSync(join(p.dir, "Pulumi.yaml"), `name: example-${type}\nruntime: yaml\n${example.yaml}\n`);
+        await p.pulumi("stack", "init", "test");
+        await p.pulumi("config", "set", "svc:baseUrl", p.emulator.baseUrl);
+        await p.pulumi("config", "set", "svc:partnerId", String(p.emulator.partnerId));
+        await p.pulumi("config", "set", "--secret", "svc:adminSecret", p.emulator.adminSecret);
+        await p.pulumi("config", "set", "--secret", "webhookSigningSecret", "examples-signing-secret-0123456789");
+        const preview = JSON.parse(await p.pulumi("preview", "--json")) as { changeSummary?: Record<string, number> };
+        expect(preview.changeSummary, type).toEqual({ create: 2 });
+      }
+    } finally {
+      p.dir = programDir;
+    }
+  }, 120_000);
 
   it("pulumi plugin install --server checks the archive against the checksum it is given", async () => {
     const release = hostRelease();
