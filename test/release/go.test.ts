@@ -4,7 +4,7 @@
  * GOPROXY=file://<release>/goproxy (no `replace`; Pulumi's own modules from the public proxy or Go's cache), built,
  * and run (the template is an Automation API program: no Go language host is served here) on a fresh PULUMI_HOME,
  * where the engine downloads the plugin from the release server: up, preview clean, destroy. Then every resource's
- * Go example (plugin/examples.ts, the schema's descriptions) is vetted and compiled in that module.
+ * Go example (plugin/examples.ts, the schema's descriptions) is compiled in that module.
  */
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -75,7 +75,6 @@ describe("the release from Go (the module through GOPROXY)", () => {
       mkdirSync(join(p.dir, "examples", type), { recursive: true });
       writeFileSync(join(p.dir, "examples", type, "main.go"), `${example.go}\n`);
     }
-    await p.exec("go", ["vet", "./examples/..."]);
     await p.exec("go", ["build", "./examples/..."]);
   }, 300_000);
 });
