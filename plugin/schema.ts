@@ -9,6 +9,8 @@ import { FUNCTIONS } from "../provider/definitions";
 import { fieldsOf, type InputField, type OutputField, type ResourceDefinition } from "../provider/definitions/define";
 import type { ArgumentField, FunctionDefinition } from "../provider/definitions/defineFunction";
 import { enumValues, SCHEMA_TYPES, type SchemaType, type SchemaTypeName } from "../provider/definitions/schemaTypes";
+import { examplesBlock } from "./examples";
+import { PLUGIN_DOWNLOAD_URL } from "./version";
 
 export const PACKAGE = "svc";
 export const CONNECTION_TYPE = `${PACKAGE}:index:Connection`;
@@ -117,7 +119,7 @@ function resourceSpec(definition: ResourceDefinition) {
   ];
   const requiredInputs = fields.inputKeys.filter((key) => !optional(definition.inputs[key]!.schema)).sort();
   return {
-    description: `${definition.description}\n\n## Example Usage\n\n\`\`\`typescript\n${definition.example}\n\`\`\`\n\n## Import\n\n\`\`\`sh\n$ pulumi import ${typeToken(definition.type)} my-${definition.kind} <id>\n\`\`\`\n\nwhere \`<id>\` is ${definition.idDescription}.`,
+    description: `${definition.description}\n\n${examplesBlock(definition.type, definition.example)}\n\n## Import\n\n\`\`\`sh\n$ pulumi import ${typeToken(definition.type)} my-${definition.kind} <id>\n\`\`\`\n\nwhere \`<id>\` is ${definition.idDescription}.`,
     properties,
     required: always.sort(),
     inputProperties,
@@ -203,13 +205,21 @@ function connectionSpec() {
   return { type: "object", description: "An explicit connection to an account (a second account): any setting left out comes from the provider.", properties };
 }
 
-/** The package schema, for the plugin of `version`. */
-export function packageSchema(definitions: readonly ResourceDefinition[], version?: string, functions: readonly FunctionDefinition[] = FUNCTIONS) {
+/**
+ * The package schema, for the plugin of `version`, downloaded from `pluginDownloadURL` (package.json's setting, or
+ * the release build's SVC_PLUGIN_DOWNLOAD_URL): every generated SDK passes both to the engine.
+ */
+export function packageSchema(
+  definitions: readonly ResourceDefinition[],
+  version?: string,
+  functions: readonly FunctionDefinition[] = FUNCTIONS,
+  pluginDownloadURL = PLUGIN_DOWNLOAD_URL,
+) {
   const settings = settingsSpec(false);
   return {
     name: PACKAGE,
     displayName: "svc",
-    ...(version ? { version } : {}),
+    ...(version ? { version, ...(pluginDownloadURL ? { pluginDownloadURL } : {}) } : {}),
     description: "Infrastructure as code for the video platform's API: app tokens and event notification templates.",
     keywords: ["pulumi", "svc", "video", "webhooks", "kind/native", "category/infrastructure"],
     license: "Apache-2.0",

@@ -17,7 +17,9 @@ const outdir = flag > 0 && process.argv[flag + 1] ? resolve(process.argv[flag + 
 
 export async function buildPlugin(target = outdir) {
   await mkdir(target, { recursive: true });
-  const { version } = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
+  const { version, pulumiSvc } = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
+  // The release build may point a mirror's build elsewhere (docs/plugin.md, "Where the plugin is downloaded from").
+  const pluginDownloadURL = process.env.SVC_PLUGIN_DOWNLOAD_URL || pulumiSvc?.pluginDownloadURL || "";
   const result = await build({
     write: false,
     entryPoints: [resolve(root, "plugin/main.ts")],
@@ -26,7 +28,7 @@ export async function buildPlugin(target = outdir) {
     format: "cjs",
     platform: "node",
     target: ["node22"],
-    define: { __SVC_PLUGIN_VERSION__: JSON.stringify(version) },
+    define: { __SVC_PLUGIN_VERSION__: JSON.stringify(version), __SVC_PLUGIN_DOWNLOAD_URL__: JSON.stringify(pluginDownloadURL) },
     sourcemap: "linked",
     sourcesContent: false,
     legalComments: "inline",

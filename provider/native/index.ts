@@ -15,7 +15,7 @@ import type { OutputsOf } from "../resources/definedResource";
 import { PROVIDER_SECRET_SETTINGS, type ResourceType } from "../resources/fieldTable";
 import type { HttpNotificationTemplateArgs } from "../resources/httpNotificationTemplate";
 import { dynamicTypeToken } from "../resources/typeToken";
-import { NativeResource, nativeTypeToken } from "./nativeResource";
+import { NativeResource, nativeTypeToken, withPluginSource } from "./nativeResource";
 
 export * from "./functions";
 export type { AppTokenArgs, HttpNotificationTemplateArgs, EmailNotificationTemplateArgs, EmailRecipientArgs, ContentParameterArgs, ConnectionArgs };
@@ -93,6 +93,6 @@ export class Provider extends pulumi.ProviderResource {
   constructor(name: string, args: ProviderArgs = {}, opts: pulumi.ResourceOptions = {}) {
     const props: Record<string, unknown> = { ...args };
     for (const key of PROVIDER_SECRET_SETTINGS) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
-    super("svc", name, props, opts);
+    super("svc", name, props, withPluginSource(opts));
   }
 }

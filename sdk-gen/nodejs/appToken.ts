@@ -11,14 +11,18 @@ import * as utilities from "./utilities";
  * An app token of the platform: a pipeline's credential that starts sessions without the account's admin secret. `token` is a secret. Changing hashType, sessionType, expiry or keepers replaces the token (the new one is created before the old one is deleted, so consumers never see a gap); description and the session settings update in place.
  *
  * ## Example Usage
+ * ### An app token for a deployment pipeline
  *
  * ```typescript
- * const pipeline = new svc.AppToken("deploy-pipeline", {
+ * import * as svc from "pulumi-svc/native";
+ *
+ * const pipeline = new svc.AppToken("pipeline", {
  *   description: "Deployment pipeline",
+ *   hashType: "SHA256",
  *   sessionPrivileges: "list:*",
- *   keepers: { rotation: "1" },
  * });
- * export const pipelineToken = pipeline.token; // a secret
+ *
+ * export const pipelineToken = pipeline.token;
  * ```
  *
  * ## Import

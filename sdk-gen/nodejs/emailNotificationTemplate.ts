@@ -11,22 +11,21 @@ import * as utilities from "./utilities";
  * An email the platform sends when an event happens: an email notification template, cloned from a system email template (chosen by id, system name or event) with your subject, body, sender and recipients, then activated. The system template only chooses the event: the email is what you declare (fields left out are empty or their default, not the system template's). Every email field updates in place; a different source template replaces (deleting first when the systemName stays the same, as it must be unique).
  *
  * ## Example Usage
+ * ### An email to the editors when an entry is ready
  *
  * ```typescript
+ * import * as svc from "pulumi-svc/native";
+ *
  * const editors = new svc.EmailNotificationTemplate("editors-entry-ready", {
  *   event: "entry.ready",
  *   name: "Tell editors when an entry is ready",
- *   systemName: "EDITORS_ENTRY_READY",
  *   subject: "Ready: {entry_name}",
  *   body: "Entry {entry_name} ({entry_id}) is ready.",
  *   fromEmail: "video@example.com",
  *   to: [{ email: "editors@example.com", name: "Editors" }],
- *   bcc: [{ email: "audit@example.com" }],
- *   contentParameters: [
- *     { key: "entry_name", value: "{entry.name}" },
- *     { key: "entry_id", value: "{entry.id}" },
- *   ],
  * });
+ *
+ * export const templateId = editors.id;
  * ```
  *
  * ## Import

@@ -11,15 +11,21 @@ import * as utilities from "./utilities";
  * A webhook: an HTTP event notification template, cloned from a system template (chosen by id, system name or event) with your url and signing secret, then activated. Updatable fields update in place; a different source template replaces (deleting first when the systemName stays the same, as it must be unique). `signSecret` is a secret.
  *
  * ## Example Usage
+ * ### A signed webhook when an entry is ready
  *
  * ```typescript
- * const webhook = new svc.HttpNotificationTemplate("entry-ready", {
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as svc from "pulumi-svc/native";
+ *
+ * const config = new pulumi.Config();
+ * const entryReady = new svc.HttpNotificationTemplate("entry-ready", {
  *   event: "entry.ready",
  *   name: "Entry ready -> publishing",
- *   systemName: "PUBLISHING_ENTRY_READY",
  *   url: "https://publishing.example.com/hooks/entry-ready",
  *   signSecret: config.requireSecret("webhookSigningSecret"),
  * });
+ *
+ * export const templateId = entryReady.id;
  * ```
  *
  * ## Import

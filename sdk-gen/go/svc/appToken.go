@@ -14,6 +14,34 @@ import (
 // An app token of the platform: a pipeline's credential that starts sessions without the account's admin secret. `token` is a secret. Changing hashType, sessionType, expiry or keepers replaces the token (the new one is created before the old one is deleted, so consumers never see a gap); description and the session settings update in place.
 //
 // ## Example Usage
+// ### An app token for a deployment pipeline
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			pipeline, err := svc.NewAppToken(ctx, "pipeline", &svc.AppTokenArgs{
+//				Description:       pulumi.String("Deployment pipeline"),
+//				HashType:          pulumi.String("SHA256"),
+//				SessionPrivileges: pulumi.String("list:*"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("pipelineToken", pipeline.Token)
+//			return nil
+//		})
+//	}
+//
+// ```
 //
 // ## Import
 //

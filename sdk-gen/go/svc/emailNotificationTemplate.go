@@ -15,6 +15,39 @@ import (
 // An email the platform sends when an event happens: an email notification template, cloned from a system email template (chosen by id, system name or event) with your subject, body, sender and recipients, then activated. The system template only chooses the event: the email is what you declare (fields left out are empty or their default, not the system template's). Every email field updates in place; a different source template replaces (deleting first when the systemName stays the same, as it must be unique).
 //
 // ## Example Usage
+// ### An email to the editors when an entry is ready
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			editors, err := svc.NewEmailNotificationTemplate(ctx, "editors-entry-ready", &svc.EmailNotificationTemplateArgs{
+//				Event:     pulumi.String("entry.ready"),
+//				Name:      pulumi.String("Tell editors when an entry is ready"),
+//				Subject:   pulumi.String("Ready: {entry_name}"),
+//				Body:      pulumi.String("Entry {entry_name} ({entry_id}) is ready."),
+//				FromEmail: pulumi.String("video@example.com"),
+//				To: pulumi.StringMapArray{
+//					pulumi.StringMap{"email": pulumi.String("editors@example.com"), "name": pulumi.String("Editors")},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("templateId", editors.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
 //
 // ## Import
 //

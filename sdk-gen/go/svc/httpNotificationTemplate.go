@@ -15,6 +15,37 @@ import (
 // A webhook: an HTTP event notification template, cloned from a system template (chosen by id, system name or event) with your url and signing secret, then activated. Updatable fields update in place; a different source template replaces (deleting first when the systemName stays the same, as it must be unique). `signSecret` is a secret.
 //
 // ## Example Usage
+// ### A signed webhook when an entry is ready
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			conf := config.New(ctx, "")
+//			entryReady, err := svc.NewHttpNotificationTemplate(ctx, "entry-ready", &svc.HttpNotificationTemplateArgs{
+//				Event:      pulumi.String("entry.ready"),
+//				Name:       pulumi.String("Entry ready -> publishing"),
+//				Url:        pulumi.String("https://publishing.example.com/hooks/entry-ready"),
+//				SignSecret: conf.RequireSecret("webhookSigningSecret"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("templateId", entryReady.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
 //
 // ## Import
 //

@@ -263,6 +263,19 @@ class AppToken(pulumi.CustomResource):
         An app token of the platform: a pipeline's credential that starts sessions without the account's admin secret. `token` is a secret. Changing hashType, sessionType, expiry or keepers replaces the token (the new one is created before the old one is deleted, so consumers never see a gap); description and the session settings update in place.
 
         ## Example Usage
+        ### An app token for a deployment pipeline
+
+        ```python
+        import pulumi
+        import pulumi_svc as svc
+
+        pipeline = svc.AppToken("pipeline",
+            description="Deployment pipeline",
+            hash_type="SHA256",
+            session_privileges="list:*")
+
+        pulumi.export("pipelineToken", pipeline.token)
+        ```
 
         ## Import
 
@@ -315,6 +328,19 @@ class AppToken(pulumi.CustomResource):
         An app token of the platform: a pipeline's credential that starts sessions without the account's admin secret. `token` is a secret. Changing hashType, sessionType, expiry or keepers replaces the token (the new one is created before the old one is deleted, so consumers never see a gap); description and the session settings update in place.
 
         ## Example Usage
+        ### An app token for a deployment pipeline
+
+        ```python
+        import pulumi
+        import pulumi_svc as svc
+
+        pipeline = svc.AppToken("pipeline",
+            description="Deployment pipeline",
+            hash_type="SHA256",
+            session_privileges="list:*")
+
+        pulumi.export("pipelineToken", pipeline.token)
+        ```
 
         ## Import
 

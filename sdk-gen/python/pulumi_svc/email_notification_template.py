@@ -466,6 +466,22 @@ class EmailNotificationTemplate(pulumi.CustomResource):
         An email the platform sends when an event happens: an email notification template, cloned from a system email template (chosen by id, system name or event) with your subject, body, sender and recipients, then activated. The system template only chooses the event: the email is what you declare (fields left out are empty or their default, not the system template's). Every email field updates in place; a different source template replaces (deleting first when the systemName stays the same, as it must be unique).
 
         ## Example Usage
+        ### An email to the editors when an entry is ready
+
+        ```python
+        import pulumi
+        import pulumi_svc as svc
+
+        editors = svc.EmailNotificationTemplate("editors-entry-ready",
+            event="entry.ready",
+            name="Tell editors when an entry is ready",
+            subject="Ready: {entry_name}",
+            body="Entry {entry_name} ({entry_id}) is ready.",
+            from_email="video@example.com",
+            to=[{"email": "editors@example.com", "name": "Editors"}])
+
+        pulumi.export("templateId", editors.id)
+        ```
 
         ## Import
 
@@ -548,6 +564,22 @@ class EmailNotificationTemplate(pulumi.CustomResource):
         An email the platform sends when an event happens: an email notification template, cloned from a system email template (chosen by id, system name or event) with your subject, body, sender and recipients, then activated. The system template only chooses the event: the email is what you declare (fields left out are empty or their default, not the system template's). Every email field updates in place; a different source template replaces (deleting first when the systemName stays the same, as it must be unique).
 
         ## Example Usage
+        ### An email to the editors when an entry is ready
+
+        ```python
+        import pulumi
+        import pulumi_svc as svc
+
+        editors = svc.EmailNotificationTemplate("editors-entry-ready",
+            event="entry.ready",
+            name="Tell editors when an entry is ready",
+            subject="Ready: {entry_name}",
+            body="Entry {entry_name} ({entry_id}) is ready.",
+            from_email="video@example.com",
+            to=[{"email": "editors@example.com", "name": "Editors"}])
+
+        pulumi.export("templateId", editors.id)
+        ```
 
         ## Import
 

@@ -322,6 +322,21 @@ class HttpNotificationTemplate(pulumi.CustomResource):
         A webhook: an HTTP event notification template, cloned from a system template (chosen by id, system name or event) with your url and signing secret, then activated. Updatable fields update in place; a different source template replaces (deleting first when the systemName stays the same, as it must be unique). `signSecret` is a secret.
 
         ## Example Usage
+        ### A signed webhook when an entry is ready
+
+        ```python
+        import pulumi
+        import pulumi_svc as svc
+
+        config = pulumi.Config()
+        entry_ready = svc.HttpNotificationTemplate("entry-ready",
+            event="entry.ready",
+            name="Entry ready -> publishing",
+            url="https://publishing.example.com/hooks/entry-ready",
+            sign_secret=config.require_secret("webhookSigningSecret"))
+
+        pulumi.export("templateId", entry_ready.id)
+        ```
 
         ## Import
 
@@ -383,6 +398,21 @@ class HttpNotificationTemplate(pulumi.CustomResource):
         A webhook: an HTTP event notification template, cloned from a system template (chosen by id, system name or event) with your url and signing secret, then activated. Updatable fields update in place; a different source template replaces (deleting first when the systemName stays the same, as it must be unique). `signSecret` is a secret.
 
         ## Example Usage
+        ### A signed webhook when an entry is ready
+
+        ```python
+        import pulumi
+        import pulumi_svc as svc
+
+        config = pulumi.Config()
+        entry_ready = svc.HttpNotificationTemplate("entry-ready",
+            event="entry.ready",
+            name="Entry ready -> publishing",
+            url="https://publishing.example.com/hooks/entry-ready",
+            sign_secret=config.require_secret("webhookSigningSecret"))
+
+        pulumi.export("templateId", entry_ready.id)
+        ```
 
         ## Import
 
