@@ -253,7 +253,7 @@ describe("takeover refuses what does not match the platform's grammar, and write
       ...httpNotificationTemplate,
       list: async () => [{ id: "2001", name: "odd", inputs: { eventType: "\u001b]0;owned\u0007", eventObjectType: "1\n2" } }],
     };
-    const listing = await listCandidates(101, { ids: [], names: new Map() }, [fake]);
+    const listing = await listCandidates(101, { ids: [], names: new Map() }, { definitions: [fake] });
     expect(listing.skipped[0]!.reason).toBe('reacts to an event outside the catalog (eventType "\\u001b]0;owned\\u0007", eventObjectType "1\\n2")');
   });
 });
