@@ -22,6 +22,7 @@ export default defineConfig({
       "test/browser/**/*.test.ts",
       "test/docs/**/*.test.ts",
       "test/fuzz/**/*.test.ts",
+      "test/policy/rules.test.ts",
     ],
     exclude: [
       // Read the built package (dist/) or start child processes.
