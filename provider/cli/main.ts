@@ -143,7 +143,9 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
     },
   ];
   await writePrivateFiles(files, { overwrite: options.force === true });
-  out(`To import: ${plural(tokens, "app token")}, ${plural(webhooks, "webhook")}, ${plural(emails, "email template")}. Wrote ${options.importFile} and ${codeFile}.`);
+  out(
+    `To import: ${plural(tokens, "app token")}, ${plural(webhooks, "webhook")}, ${plural(emails, "email template")}. Wrote ${options.importFile} and ${codeFile}.`,
+  );
   out(`Next: pulumi import --file ${options.importFile} --generate-code=false, then merge ${codeFile} into the program; pulumi preview shows no change.`);
   return { imported: listing.candidates.length };
 }

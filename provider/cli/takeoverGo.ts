@@ -10,7 +10,9 @@ import { type Declaration, headerLines, type ProgramHeader } from "./takeoverDec
 import { inputProperty, type PropertySpec, renderValue, type SchemaView, typeName, type ValueSyntax } from "./takeoverSchema";
 
 const GO_KEYWORDS = new Set(
-  "break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var".split(" "),
+  "break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var".split(
+    " ",
+  ),
 );
 
 export const isGoPackageName = (name: string): boolean => /^[a-z][a-z0-9_]*$/.test(name) && !GO_KEYWORDS.has(name);
@@ -38,7 +40,8 @@ function goSyntax(schema: SchemaView): ValueSyntax {
     number: (n) => String(n),
     boolean: (b) => String(b),
     list: (items, spec) => `${inputTypeName(spec)}{${items.map((item) => wrapped(spec.items!, item)).join(", ")}}`,
-    map: (entries, spec) => `${inputTypeName(spec)}{${entries.map(([key, value]) => `${quotedCodePoints(key)}: ${wrapped(spec.additionalProperties!, value)}`).join(", ")}}`,
+    map: (entries, spec) =>
+      `${inputTypeName(spec)}{${entries.map(([key, value]) => `${quotedCodePoints(key)}: ${wrapped(spec.additionalProperties!, value)}`).join(", ")}}`,
     object: (name, fields) => {
       const type = schema.types?.[`svc:index:${name}`];
       return `${SDK_ALIAS}.${name}Args{${fields.map(([key, value]) => `${goField(key)}: ${type?.properties?.[key] ? wrapped(type.properties[key]!, value) : value}`).join(", ")}}`;

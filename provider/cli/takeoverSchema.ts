@@ -101,7 +101,10 @@ export function renderValue(schema: SchemaView, spec: PropertySpec, value: unkno
     case "object":
       if (value === null || typeof value !== "object" || Array.isArray(value) || !spec.additionalProperties) throw wrong("a map");
       return syntax.map(
-        Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, renderValue(schema, spec.additionalProperties!, item, syntax, `${path}.${key}`)]),
+        Object.entries(value as Record<string, unknown>).map(([key, item]) => [
+          key,
+          renderValue(schema, spec.additionalProperties!, item, syntax, `${path}.${key}`),
+        ]),
         spec,
       );
     default:

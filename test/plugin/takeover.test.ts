@@ -283,19 +283,21 @@ describe("takeover: what a stack manages, and names", () => {
         ],
       },
     });
-    const listing = await listCandidates(101, managed, { definitions: [
-      fake("AppToken", [
-        { id: "0_managed", name: "Deploy", inputs: {} },
-        { id: "0_b", name: "Deploy", inputs: {} },
-        { id: "0_a", name: "Deploy", inputs: {} },
-        { id: "0_elsewhere", name: "0_elsewhere", inputs: {} },
-        { id: "0_c", name: "  !!  ", inputs: {} },
-      ]),
-      fake("HttpNotificationTemplate", [
-        { id: "7", name: "Deploy", inputs: { event: "entry.ready" } },
-        { id: "8", name: "ODD", inputs: { eventType: "99", eventObjectType: "1" } },
-      ]),
-    ] });
+    const listing = await listCandidates(101, managed, {
+      definitions: [
+        fake("AppToken", [
+          { id: "0_managed", name: "Deploy", inputs: {} },
+          { id: "0_b", name: "Deploy", inputs: {} },
+          { id: "0_a", name: "Deploy", inputs: {} },
+          { id: "0_elsewhere", name: "0_elsewhere", inputs: {} },
+          { id: "0_c", name: "  !!  ", inputs: {} },
+        ]),
+        fake("HttpNotificationTemplate", [
+          { id: "7", name: "Deploy", inputs: { event: "entry.ready" } },
+          { id: "8", name: "ODD", inputs: { eventType: "99", eventObjectType: "1" } },
+        ]),
+      ],
+    });
     expect(listing.managedCount).toBe(1);
     expect(listing.candidates.map((c) => [c.id, c.name])).toEqual([
       ["0_a", "deploy-2"],

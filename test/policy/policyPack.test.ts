@@ -104,13 +104,26 @@ describe("the svc policy pack in `pulumi preview --policy-pack`", () => {
   it("native resources (YAML, stack prod): a program breaking the rules fails with each rule's message; one keeping them previews", async () => {
     const dir = await project("native", "prod", { "Pulumi.yaml": yamlProgram("  placeholder:\n    type: svc:index:AppToken\n") });
     // The webhook made by hand, adopted without its signing secret (as takeover's program declares it).
-    await must("pulumi", ["import", "svc:index:HttpNotificationTemplate", "hook", importedHookId, "--generate-code=false", "--protect=false", "--yes", "--non-interactive", "--stack", "prod"], dir);
+    await must(
+      "pulumi",
+      [
+        "import",
+        "svc:index:HttpNotificationTemplate",
+        "hook",
+        importedHookId,
+        "--generate-code=false",
+        "--protect=false",
+        "--yes",
+        "--non-interactive",
+        "--stack",
+        "prod",
+      ],
+      dir,
+    );
 
     writeFileSync(
       join(dir, "Pulumi.yaml"),
-      yamlProgram(
-        `  admin:\n    type: svc:index:AppToken\n    properties:\n      sessionType: ADMIN\n${email("video@evil.example")}${importedHook(false)}`,
-      ),
+      yamlProgram(`  admin:\n    type: svc:index:AppToken\n    properties:\n      sessionType: ADMIN\n${email("video@evil.example")}${importedHook(false)}`),
     );
     const broken = await preview(dir, "prod");
     expect(broken.ok, broken.output).toBe(false);
@@ -147,7 +160,7 @@ describe("the svc policy pack in `pulumi preview --policy-pack`", () => {
 
   /** The imported webhook, declared as it is on the platform; with or without the signing secret. */
   function importedHook(withSecret: boolean): string {
-    return `  hook:\n    type: svc:index:HttpNotificationTemplate\n    properties:\n      event: entry.ready\n      name: Made by hand\n      url: https://hooks.example.com/by-hand\n${withSecret ? "      signSecret: ${signSecret}\n" : ""}`;
+    return `  hook:\n    type: svc:index:HttpNotificationTemplate\n    properties:\n      event: entry.ready\n      name: Made by hand\n      url: https://hooks.example.com/by-hand\n${withSecret ? `      signSecret: \${signSecret}\n` : ""}`;
   }
 
   it("dynamic resources (TypeScript on pulumi-svc): the rules hold for them too, and the ADMIN rule only in prod* stacks", async () => {
@@ -165,7 +178,9 @@ new svc.EmailNotificationTemplate("mail", {
     const files = {
       "Pulumi.yaml": "name: policy-dynamic\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nmain: index.ts\n",
       "index.ts": program,
-      "tsconfig.json": JSON.stringify({ compilerOptions: { target: "ES2022", module: "Node16", moduleResolution: "Node16", strict: true, skipLibCheck: true, types: ["node"] } }),
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: { target: "ES2022", module: "Node16", moduleResolution: "Node16", strict: true, skipLibCheck: true, types: ["node"] },
+      }),
     };
     const prodDir = await project("dynamic", "prod-eu", files);
     const prod = await preview(prodDir, "prod-eu");

@@ -154,7 +154,20 @@ describe("pulumi-svc takeover in Python, Go and YAML", () => {
     const out = await timed(`${language}.takeover`, () =>
       exec(
         process.execPath,
-        [cli, "takeover", "--language", language, "--include-disabled", "--code", code, ...extra, "--base-url", emulator.baseUrl, "--partner-id", String(emulator.partnerId)],
+        [
+          cli,
+          "takeover",
+          "--language",
+          language,
+          "--include-disabled",
+          "--code",
+          code,
+          ...extra,
+          "--base-url",
+          emulator.baseUrl,
+          "--partner-id",
+          String(emulator.partnerId),
+        ],
         dir,
         { SVC_ADMIN_SECRET: emulator.adminSecret },
       ),

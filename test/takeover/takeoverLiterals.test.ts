@@ -28,13 +28,30 @@ function candidates(line: string, text: string): Candidate[] {
       definition: appToken,
       id: "0_ab12cd34",
       name: "ci",
-      inputs: { description: text, sessionPrivileges: line, sessionUserId: line, hashType: "SHA1", sessionType: "ADMIN", sessionDuration: 600, expiry: 1_900_000_000 },
+      inputs: {
+        description: text,
+        sessionPrivileges: line,
+        sessionUserId: line,
+        hashType: "SHA1",
+        sessionType: "ADMIN",
+        sessionDuration: 600,
+        expiry: 1_900_000_000,
+      },
     },
     {
       definition: httpNotificationTemplate,
       id: "2001",
       name: "hook",
-      inputs: { event: "entry.ready", name: line, systemName: "HOOK_1", description: text, url: "https://hooks.example.com/a?q=%24%7Bx%7D", method: "GET", secureHashingAlgo: "SHA512", active: false },
+      inputs: {
+        event: "entry.ready",
+        name: line,
+        systemName: "HOOK_1",
+        description: text,
+        url: "https://hooks.example.com/a?q=%24%7Bx%7D",
+        method: "GET",
+        secureHashingAlgo: "SHA512",
+        active: false,
+      },
     },
     {
       definition: emailNotificationTemplate,
@@ -69,7 +86,7 @@ function run(cmd: string, args: string[], input: string, cwd = repoRoot): Promis
 const PRINTABLE = /^[\x20-\x7e\n\t]*$/;
 
 /** Python's ast: only the two imports and one `svc.<Type>("name", k=<literal>..., opts=pulumi.ResourceOptions(protect=True))` per object. */
-const PYTHON_READER = String.raw`
+const PYTHON_READER = `
 import ast, json, sys
 def value(node):
     if isinstance(node, ast.Constant) and type(node.value) in (str, int, float, bool):
@@ -159,13 +176,21 @@ describe("takeover's Python, Go and YAML programs from hostile platform values",
     ).toEqual([
       { key: "ci", type: "svc:index:AppToken", name: undefined, properties: declaredInputs(hostile()[0]!), options: { protect: true } },
       { key: "hook", type: "svc:index:HttpNotificationTemplate", name: undefined, properties: declaredInputs(hostile()[1]!), options: { protect: true } },
-      { key: "ci-emailnotificationtemplate", type: "svc:index:EmailNotificationTemplate", name: "ci", properties: declaredInputs(hostile()[2]!), options: { protect: true } },
+      {
+        key: "ci-emailnotificationtemplate",
+        type: "svc:index:EmailNotificationTemplate",
+        name: "ci",
+        properties: declaredInputs(hostile()[2]!),
+        options: { protect: true },
+      },
     ]);
   });
 
   it("YAML: a map key that Pulumi YAML would call as a function is refused, and nothing is written", () => {
     const token = { ...hostile()[0]!, inputs: {} };
     const mail = hostile()[2]!;
-    expect(() => programFor("yaml", [token, { ...mail, inputs: { ...mail.inputs, to: [{ "fn::readFile": "/etc/passwd", email: "a@example.com" }] } }], header)).toThrow();
+    expect(() =>
+      programFor("yaml", [token, { ...mail, inputs: { ...mail.inputs, to: [{ "fn::readFile": "/etc/passwd", email: "a@example.com" }] } }], header),
+    ).toThrow();
   });
 });
