@@ -109,7 +109,8 @@ for stmt in ast.parse(sys.stdin.read()).body:
     opts = kwargs.pop("opts")
     assert ast.unparse(opts) == "pulumi.ResourceOptions(protect=True)", ast.unparse(opts)
     out.append({"type": call.func.attr, "name": value(name), "inputs": {k: value(v) for k, v in kwargs.items()}})
-print(json.dumps(out))
+sys.stdout.reconfigure(encoding="utf-8")
+print(json.dumps(out, ensure_ascii=False))
 `;
 
 describe("takeover's Python, Go and YAML programs from hostile platform values", () => {
