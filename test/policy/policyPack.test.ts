@@ -2,7 +2,7 @@
  * The policy pack (policy/) through the engine: `pulumi preview --policy-pack policy/analyzer` (the launcher that
  * starts pulumi-analyzer-policy: docs/policy.md) on small programs that break and keep each rule, with resources of
  * both providers: the native plugin's (`svc:index:*`, a YAML program) and the dynamic provider's
- * (`pulumi-nodejs:dynamic/svc:*`, a TypeScript program on `pulumi-svc`). A mandatory violation fails the preview
+ * (`pulumi-nodejs:dynamic/svc:*`, a JavaScript program on `pulumi-svc`). A mandatory violation fails the preview
  * with the rule's message; a program that keeps every rule previews. One emulator, one backend, several previews.
  *
  * The provider's own check refuses a plain-http webhook outside loopback and a new webhook without signSecret, and the
@@ -59,7 +59,7 @@ describe("the svc policy pack in `pulumi preview --policy-pack`", () => {
     const dir = join(tmp, `${name}-${stack}`);
     mkdirSync(dir);
     for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
-    if (files["index.ts"]) symlinkSync(join(repoRoot, "node_modules"), join(dir, "node_modules"), "dir");
+    if (files["index.js"]) symlinkSync(join(repoRoot, "node_modules"), join(dir, "node_modules"), "dir");
     await must("pulumi", ["stack", "init", stack, "--non-interactive"], dir);
     await must("pulumi", ["config", "set", "svc:baseUrl", emulator.baseUrl, "--stack", stack], dir);
     await must("pulumi", ["config", "set", "svc:partnerId", String(emulator.partnerId), "--stack", stack], dir);
@@ -163,8 +163,9 @@ describe("the svc policy pack in `pulumi preview --policy-pack`", () => {
     return `  hook:\n    type: svc:index:HttpNotificationTemplate\n    properties:\n      event: entry.ready\n      name: Made by hand\n      url: https://hooks.example.com/by-hand\n${withSecret ? `      signSecret: \${signSecret}\n` : ""}`;
   }
 
-  it("dynamic resources (TypeScript on pulumi-svc): the rules hold for them too, and the ADMIN rule only in prod* stacks", async () => {
-    const program = `import * as svc from "pulumi-svc";
+  it("dynamic resources (JavaScript on pulumi-svc): the rules hold for them too, and the ADMIN rule only in prod* stacks", async () => {
+    // JavaScript: the same resources as from TypeScript, without a compile in every preview.
+    const program = `const svc = require("pulumi-svc");
 new svc.AppToken("admin", { sessionType: "ADMIN", description: "no expiry" });
 new svc.EmailNotificationTemplate("mail", {
   event: "entry.ready",
@@ -176,11 +177,9 @@ new svc.EmailNotificationTemplate("mail", {
 });
 `;
     const files = {
-      "Pulumi.yaml": "name: policy-dynamic\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nmain: index.ts\n",
-      "index.ts": program,
-      "tsconfig.json": JSON.stringify({
-        compilerOptions: { target: "ES2022", module: "Node16", moduleResolution: "Node16", strict: true, skipLibCheck: true, types: ["node"] },
-      }),
+      "Pulumi.yaml": "name: policy-dynamic\nruntime: nodejs\nmain: index.js\n",
+      "package.json": JSON.stringify({ name: "policy-dynamic", private: true, main: "index.js" }),
+      "index.js": program,
     };
     const prodDir = await project("dynamic", "prod-eu", files);
     const prod = await preview(prodDir, "prod-eu");
