@@ -5,7 +5,7 @@
  * text: commentText). The writers (takeoverPython.ts, takeoverGo.ts, takeoverYaml.ts) only render these.
  */
 import { commentText } from "./asciiLiteral";
-import { declaredInputs } from "./takeoverCode";
+import { declaredInputs, type ProgramHeader } from "./takeoverCode";
 import { checkIdentity, checkInputs } from "./takeoverGrammar";
 import { type Candidate, importTypeToken } from "./takeoverListing";
 
@@ -20,12 +20,7 @@ export interface Declaration {
   hasSignSecret: boolean;
 }
 
-export interface ProgramHeader {
-  partnerId: number;
-  baseUrl: string;
-  /** The import file written beside the program, as the user names it. */
-  importFile: string;
-}
+export type { ProgramHeader };
 
 /** Throws, naming the object, when an id, a name or an input does not match the platform's grammar. */
 export function checkedDeclarations(candidates: readonly Candidate[]): Declaration[] {
