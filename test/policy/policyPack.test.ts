@@ -72,6 +72,7 @@ describe("the svc policy pack in `pulumi preview --policy-pack`", () => {
 
   beforeAll(async () => {
     expect(existsSync(join(engineBinDir(), "pulumi-analyzer-policy")), "pulumi-analyzer-policy beside pulumi: run bash scripts/ensure-pulumi.sh").toBe(true);
+    expect(existsSync(join(repoRoot, "dist", "policy", "index.js")), "the pack's code in dist/policy: run npm run build").toBe(true);
     emulator = await startEmulator({ quiet: true });
     client = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
     tmp = mkdtempSync(join(tmpdir(), "pulumi-svc-policy-"));
