@@ -12,12 +12,13 @@ import { arch, cpus, loadavg, platform, release, tmpdir, totalmem } from "node:o
 import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { benchEmulator } from "./emulator";
+import { benchEngineLog, type EngineLogBenchResult, renderEngineLog } from "./engineLog";
 import { benchProvider, DEFAULT_SIZES, OPERATIONS, type CpuFigures, type ProviderBenchResult } from "./provider";
 import { benchReliability, type ReliabilityResult } from "./reliability";
 import { fmt, table } from "./report";
 import { benchSdk, type SdkBenchResult } from "./sdk";
 
-const PARTS = ["emulator", "sdk", "provider", "reliability"] as const;
+const PARTS = ["emulator", "sdk", "provider", "reliability", "engineLog"] as const;
 type Part = (typeof PARTS)[number];
 
 type Outcome<T> = { status: "ok"; seconds: number; result: T } | { status: "failed"; seconds: number; error: string } | { status: "skipped" };
@@ -31,6 +32,7 @@ interface BenchReport {
   sdk: Outcome<SdkBenchResult>;
   provider: Outcome<ProviderBenchResult>;
   reliability: Outcome<ReliabilityResult>;
+  engineLog: Outcome<EngineLogBenchResult>;
 }
 
 const positiveInt = (value: string): number => {
@@ -152,6 +154,7 @@ function render(report: BenchReport): string {
       ].join("\n"),
     ),
   );
+  out.push(section("Diagnostics through the engine: the CPU they add to an up", report.engineLog, renderEngineLog));
   return out.join("\n\n");
 }
 
@@ -291,6 +294,7 @@ async function main(): Promise<void> {
       }),
     ),
     reliability: await run(only.has("reliability"), "reliability", () => benchReliability({ resources: opts.resources ?? 50 })),
+    engineLog: await run(only.has("engineLog"), "engineLog", () => benchEngineLog({ resources: opts.resources ?? 200 })),
   };
 
   report.loadAverageAtEnd = load();

@@ -309,7 +309,7 @@ async function measured(
  * CPU time of this process's finished children and the descendants they waited for (/proc/self/stat cutime +
  * cstime, in clock ticks of 10 ms): the engine CLI the Automation API runs, its language host and plugins.
  */
-function childrenCpuMicros(): number {
+export function childrenCpuMicros(): number {
   try {
     const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
     return (Number(fields[13]) + Number(fields[14])) * 10_000; // fields 16 and 17 of stat(5), counted after "comm"

@@ -1,12 +1,16 @@
 /**
  * Pulumi's property values on the wire of the provider protocol: secrets travel as objects carrying the signature
- * key (`acceptSecrets`). Inputs are unwrapped once at the edge (the runtime sees plain values), and what goes back
- * is wrapped again for every field the definition marks secret, so no secret leaves the plugin in plain text.
+ * key (`acceptSecrets`), at any depth (`keepers: { rotation: pulumi.secret(x) }`). Inputs are unwrapped once at the
+ * edge (the runtime sees plain values); the path of every secret that came in is recorded first, and what goes
+ * back is wrapped again at those paths and at every field the definition marks secret. The plugin accepts
+ * secrets, so the engine does not re-mark them: a path forgotten here would be plain text in the state.
  */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 export type Props = Record<string, unknown>;
+/** Where a value sits: object keys (strings) and array indexes (numbers), from the top-level property down. */
+export type PropertyPath = readonly (string | number)[];
 
 function isSecret(value: unknown): value is { value: unknown } {
   return typeof value === "object" && value !== null && (value as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
@@ -20,20 +24,60 @@ export function unwrapSecrets(value: unknown): unknown {
   return value;
 }
 
-/** The names of the top-level properties that arrived as secrets (kept secret on the way back, whatever the schema says). */
-export function secretKeys(props: Props | undefined): string[] {
-  return Object.entries(props ?? {})
-    .filter(([, value]) => isSecret(value))
-    .map(([key]) => key);
+/**
+ * The path of every secret in `props`, at any depth, arrays included. Only the outermost of nested secrets is
+ * listed: wrapping it covers what is inside.
+ */
+export function secretPaths(props: Props | undefined): PropertyPath[] {
+  const paths: PropertyPath[] = [];
+  const visit = (value: unknown, path: (string | number)[]): void => {
+    if (isSecret(value)) paths.push(path);
+    else if (Array.isArray(value)) for (const [index, item] of value.entries()) visit(item, [...path, index]);
+    else if (value !== null && typeof value === "object") for (const [key, item] of Object.entries(value)) visit(item, [...path, key]);
+  };
+  for (const [key, value] of Object.entries(props ?? {})) visit(value, [key]);
+  return paths;
+}
+
+/** Top-level keys as paths (the fields a definition or the settings mark secret). */
+export function keyPaths(keys: Iterable<string>): PropertyPath[] {
+  return [...keys].map((key) => [key]);
 }
 
 export function secret(value: unknown): unknown {
   return { [SIG_KEY]: SECRET_SIG, value };
 }
 
-/** `props` with each of `keys` that has a value wrapped as a secret. */
-export function wrapSecrets(props: Props, keys: Iterable<string>): Props {
-  const out: Props = { ...props };
-  for (const key of keys) if (out[key] !== undefined && !isSecret(out[key])) out[key] = secret(out[key]);
+/**
+ * A copy of `props` with the value at each path wrapped as a secret. What goes back may be shaped differently from
+ * what came in (a list the server shortened, an object it replaced by text): a path that does not exist in full
+ * wraps the deepest part of it that does, so the secret is never dropped. A path whose top-level property is
+ * absent has nothing to wrap. A value already inside a secret is not wrapped again.
+ */
+export function wrapSecretPaths(props: Props, paths: Iterable<PropertyPath>): Props {
+  const out = structuredClone(props);
+  // Shortest first: a deeper path under one already wrapped then finds the wrapper and stops.
+  for (const path of [...paths].sort((a, b) => a.length - b.length)) wrapAt(out, path);
   return out;
+}
+
+function wrapAt(root: Props, path: PropertyPath): void {
+  const [first, ...rest] = path;
+  if (typeof first !== "string" || !Object.hasOwn(root, first)) return;
+  let holder: Record<string | number, unknown> = root;
+  let key: string | number = first;
+  for (const next of rest) {
+    const value = holder[key];
+    if (isSecret(value) || !holds(value, next)) break;
+    holder = value as Record<string | number, unknown>;
+    key = next;
+  }
+  if (holder[key] !== undefined && !isSecret(holder[key])) holder[key] = secret(holder[key]);
+}
+
+/** Whether `container` has an element at `key`: an index of an array, or an own key of an object. */
+function holds(container: unknown, key: string | number): boolean {
+  if (Array.isArray(container)) return typeof key === "number" && key >= 0 && key < container.length;
+  if (container === null || typeof container !== "object" || isSecret(container)) return false;
+  return typeof key === "string" && Object.hasOwn(container, key);
 }

@@ -15,14 +15,18 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import { accountOf, cancelOperations, configure } from "../provider/core/clients";
-import { ConnectionError, resolveConnection, SETTINGS } from "../provider/core/connection";
+import type { CheckFailure } from "../provider/core/check";
+import { SETTINGS } from "../provider/core/connection";
 import { stripUserinfo } from "../contract/urlUserinfo";
 import { PartialCreateError } from "../provider/core/errors";
-import { isUnknown } from "../provider/core/unknowns";
+import { isUnknown, UNKNOWN } from "../provider/core/unknowns";
 import { fieldsOf, type ResourceDefinition } from "../provider/definitions/define";
 import { handlersFor, type ResourceHandlers } from "../provider/definitions/handlers";
-import { type Props, secretKeys, unwrapSecrets, wrapSecrets } from "./properties";
+import { keyPaths, type PropertyPath, type Props, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
+import type { DiagnosticsSink } from "../provider/core/operationLog";
+import { withDiagnostics } from "./engineLog";
 import { packageSchema, typeToken } from "./schema";
+import { lookupOf, secretSettings, settingsFailures } from "./settings";
 
 type Callback<T> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null, value?: T | null, metadata?: grpc.Metadata) => void;
 type Call<T> = { request: T };
@@ -32,6 +36,8 @@ interface Resource {
   handlers: ResourceHandlers;
   secrets: string[];
   secretInputs: string[];
+  /** The outputs that are not inputs: unknown in a preview of a create. */
+  outputOnly: string[];
 }
 
 /** The account a provider reaches: a change of it replaces the provider and, with it, its resources. */
@@ -44,6 +50,8 @@ export class SvcProviderServer {
   constructor(
     definitions: readonly ResourceDefinition[],
     private readonly version: string,
+    /** Where operations report retries, recoveries and slow calls (the engine's log service); none in unit tests. */
+    private readonly diagnostics?: DiagnosticsSink,
   ) {
     for (const definition of definitions) {
       const fields = fieldsOf(definition);
@@ -53,6 +61,7 @@ export class SvcProviderServer {
         handlers: handlersFor(definition, "replace"),
         secrets: fields.secrets,
         secretInputs: fields.secretInputs,
+        outputOnly: fields.outputKeys.filter((key) => !fields.inputKeys.includes(key)),
       });
     }
     this.schemaText = JSON.stringify(packageSchema(definitions, version));
@@ -72,14 +81,14 @@ export class SvcProviderServer {
       invoke: (call: Call<provproto.InvokeRequest>, callback: Callback<unknown>) =>
         callback({ code: grpc.status.UNIMPLEMENTED, details: `unknown function ${call.request.getTok()}: the svc package has no functions` }),
       call: unimplemented("Call"),
-      check: this.check.bind(this),
-      diff: this.diff.bind(this),
-      create: this.create.bind(this),
-      read: this.read.bind(this),
+      check: withDiagnostics(this.diagnostics, "check", this.check.bind(this)),
+      diff: withDiagnostics(this.diagnostics, "diff", this.diff.bind(this)),
+      create: withDiagnostics(this.diagnostics, "create", this.create.bind(this)),
+      read: withDiagnostics(this.diagnostics, "read", this.read.bind(this)),
       list: (call: { emit(event: string, error: unknown): void }) =>
         call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented" }),
-      update: this.update.bind(this),
-      delete: this.delete.bind(this),
+      update: withDiagnostics(this.diagnostics, "update", this.update.bind(this)),
+      delete: withDiagnostics(this.diagnostics, "delete", this.delete.bind(this)),
       construct: unimplemented("Construct"),
       cancel: this.cancel.bind(this),
       getPluginInfo: this.getPluginInfo.bind(this),
@@ -101,21 +110,9 @@ export class SvcProviderServer {
   checkConfig(call: Call<provproto.CheckRequest>, callback: Callback<provproto.CheckResponse>): void {
     respond(callback, async () => {
       const raw = call.request.getNews()?.toJavaScript() ?? {};
-      const news = unwrapSecrets(raw) as Props;
-      const failures: { property: string; reason: string }[] = [];
-      for (const key of Object.keys(news)) {
-        if (key === "version" || key.startsWith("__")) continue;
-        if (!(key in SETTINGS)) failures.push({ property: key, reason: `unknown setting "${key}"; expected one of: ${Object.keys(SETTINGS).join(", ")}` });
-      }
-      if (!Object.values(news).some(isUnknown)) {
-        try {
-          resolveConnection(undefined, lookupOf(news));
-        } catch (error) {
-          if (!(error instanceof ConnectionError)) throw error;
-          failures.push({ property: "", reason: error.message });
-        }
-      }
-      const response = new provproto.CheckResponse().setInputs(toStruct(wrapSecrets(raw, secretSettings())));
+      const failures = settingsFailures(unwrapSecrets(raw) as Props);
+      const inputs = wrapSecretPaths(unwrapSecrets(raw) as Props, [...keyPaths(secretSettings()), ...secretPaths(raw)]);
+      const response = new provproto.CheckResponse().setInputs(toStruct(inputs));
       return response.setFailuresList(failures.map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)));
     });
   }
@@ -145,6 +142,9 @@ export class SvcProviderServer {
           if (name in SETTINGS) args[name] = value;
         }
       }
+      // The same checks as CheckConfig: a peer that skips it gets the reason here, before any resource runs.
+      const failures = settingsFailures(args);
+      if (failures.length > 0) throw new Error(`invalid provider configuration: ${failures.map((f) => f.reason).join("; ")}`);
       configure({ get: (key) => lookupOf(args)(key) });
       return new provproto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false).setAcceptresources(false).setAcceptoutputs(false);
     });
@@ -156,9 +156,11 @@ export class SvcProviderServer {
       const rawNews = call.request.getNews()?.toJavaScript() ?? {};
       const olds = unwrapSecrets(call.request.getOlds()?.toJavaScript() ?? {}) as Props;
       const result = await resource.handlers.check(olds, unwrapSecrets(rawNews) as Props);
-      const inputs = wrapSecrets(result.inputs, [...resource.secretInputs, ...secretKeys(rawNews)]);
+      const paths = secretPaths(rawNews);
+      const inputs = wrapSecretPaths(result.inputs, [...keyPaths(resource.secretInputs), ...paths]);
       const response = new provproto.CheckResponse().setInputs(toStruct(inputs));
-      return response.setFailuresList(result.failures.map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)));
+      const failures = result.failures.map((f) => withoutSecretProperty(f, paths));
+      return response.setFailuresList(failures.map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)));
     });
   }
 
@@ -176,11 +178,18 @@ export class SvcProviderServer {
     respond(callback, async () => {
       const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
       const raw = call.request.getProperties()?.toJavaScript() ?? {};
+      const secrets = [...keyPaths(resource.secrets), ...secretPaths(raw)];
+      const inputs = await checkedInputs(resource, "Create", {}, unwrapSecrets(raw) as Props);
+      // A preview (only asked of plugins that say they support it): what the create would give, with no call made.
+      if (call.request.getPreview()) {
+        const outs = { ...inputs, ...Object.fromEntries(resource.outputOnly.map((key) => [key, UNKNOWN])) };
+        return new provproto.CreateResponse().setId("").setProperties(toStruct(wrapSecretPaths(outs, secrets)));
+      }
       try {
-        const { id, outs } = await resource.handlers.create(unwrapSecrets(raw) as Props);
-        return new provproto.CreateResponse().setId(id).setProperties(toStruct(wrapSecrets(outs, [...resource.secrets, ...secretKeys(raw)])));
+        const { id, outs } = await resource.handlers.create(inputs);
+        return new provproto.CreateResponse().setId(id).setProperties(toStruct(wrapSecretPaths(outs, secrets)));
       } catch (error) {
-        throw error instanceof PartialCreateError ? partialFailure(error, wrapSecrets(error.properties, [...resource.secrets, ...secretKeys(raw)])) : error;
+        throw error instanceof PartialCreateError ? partialFailure(error, wrapSecretPaths(error.properties, secrets)) : error;
       }
     });
   }
@@ -189,37 +198,54 @@ export class SvcProviderServer {
   read(call: Call<provproto.ReadRequest>, callback: Callback<provproto.ReadResponse>): void {
     respond(callback, async () => {
       const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
+      const id = requireId(resource, "Read", call.request.getId());
       const raw = call.request.getProperties()?.toJavaScript() ?? {};
+      const rawInputs = call.request.getInputs()?.toJavaScript() ?? {};
       const props = unwrapSecrets(raw) as Props;
-      const result = await resource.handlers.read(call.request.getId(), props);
+      const result = await resource.handlers.read(id, props);
       // Read by id alone (`pulumi import`, or .get): say which account was searched, not the engine's bare "does not exist".
-      if (!result.id && Object.keys(props).length === 0) throw notFound(resource.definition, call.request.getId(), props);
+      if (!result.id && Object.keys(props).length === 0) throw notFound(resource.definition, id, props);
       const response = new provproto.ReadResponse().setId(result.id);
       if (!result.id || !result.props) return response;
-      const secrets = [...resource.secrets, ...secretKeys(raw)];
-      response.setProperties(toStruct(wrapSecrets(result.props, secrets)));
-      return response.setInputs(toStruct(wrapSecrets(result.inputs ?? {}, secrets)));
+      // A secret of the state or of the inputs stays one in both: read maps outputs back onto inputs.
+      const secrets = [...keyPaths(resource.secrets), ...secretPaths(raw), ...secretPaths(rawInputs)];
+      response.setProperties(toStruct(wrapSecretPaths(result.props, secrets)));
+      return response.setInputs(toStruct(wrapSecretPaths(result.inputs ?? {}, secrets)));
     });
   }
 
   update(call: Call<provproto.UpdateRequest>, callback: Callback<provproto.UpdateResponse>): void {
     respond(callback, async () => {
       const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
+      const id = requireId(resource, "Update", call.request.getId());
       const rawNews = call.request.getNews()?.toJavaScript() ?? {};
       const olds = unwrapSecrets(call.request.getOlds()?.toJavaScript() ?? {}) as Props;
-      const { outs } = await resource.handlers.update(call.request.getId(), olds, unwrapSecrets(rawNews) as Props);
-      return new provproto.UpdateResponse().setProperties(toStruct(wrapSecrets(outs, [...resource.secrets, ...secretKeys(rawNews)])));
+      const oldInputs = unwrapSecrets(call.request.getOldInputs()?.toJavaScript() ?? olds) as Props;
+      const news = await checkedInputs(resource, "Update", oldInputs, unwrapSecrets(rawNews) as Props);
+      const secrets = [...keyPaths(resource.secrets), ...secretPaths(rawNews)];
+      // A preview: the state as it is, with the new inputs; no call made.
+      if (call.request.getPreview()) return new provproto.UpdateResponse().setProperties(toStruct(wrapSecretPaths({ ...olds, ...news }, secrets)));
+      const { outs } = await resource.handlers.update(id, olds, news);
+      return new provproto.UpdateResponse().setProperties(toStruct(wrapSecretPaths(outs, secrets)));
     });
   }
 
   delete(call: Call<provproto.DeleteRequest>, callback: Callback<emptyproto.Empty>): void {
     respond(callback, async () => {
       const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
-      await resource.handlers.delete(call.request.getId(), unwrapSecrets(call.request.getProperties()?.toJavaScript() ?? {}) as Props);
+      await resource.handlers.delete(
+        requireId(resource, "Delete", call.request.getId()),
+        unwrapSecrets(call.request.getProperties()?.toJavaScript() ?? {}) as Props,
+      );
       return new emptyproto.Empty();
     });
   }
 
+  /**
+   * The engine's first Ctrl-C (cancellation): it starts no new step but still waits for the answers of those in
+   * flight and records them. Operations are aborted; a create whose request was already sent looks up what it made
+   * and reports it as a partial create (provider/core/recovery.ts), so the engine records the object.
+   */
   cancel(_call: unknown, callback: Callback<emptyproto.Empty>): void {
     cancelOperations();
     callback(null, new emptyproto.Empty());
@@ -243,18 +269,29 @@ function notFound(definition: ResourceDefinition, id: string, props: Props): Err
   );
 }
 
-/** The settings as the runtime's config lookup ("svc:<name>"); numbers and booleans as their text. */
-function lookupOf(settings: Props): (key: string) => string | undefined {
-  return (key) => {
-    const value = settings[key.replace(/^svc:/, "")];
-    return value === undefined || value === null || isUnknown(value) ? undefined : String(value);
-  };
+/** The id of a request that names one object; an empty one is refused, naming the method, before any call. */
+function requireId(resource: Resource, method: string, id: string): string {
+  if (id === "")
+    throw new Error(`${method} of ${typeToken(resource.definition.type)}: id is required (${resource.definition.idDescription}); nothing was called`);
+  return id;
 }
 
-function secretSettings(): string[] {
-  return Object.entries(SETTINGS)
-    .filter(([, setting]) => "secret" in setting && setting.secret)
-    .map(([key]) => key);
+/**
+ * The inputs of a Create or Update, checked as Check checks them: the engine only sends checked inputs, but a
+ * request that is not (a peer's, a replay's) is refused naming the fields before any call to the platform.
+ */
+async function checkedInputs(resource: Resource, method: string, olds: Props, news: Props): Promise<Props> {
+  const { inputs, failures } = await resource.handlers.check(olds, news);
+  if (failures.length === 0) return inputs;
+  throw new Error(`${method} of ${typeToken(resource.definition.type)} refused before any call: ${failures.map((f) => f.reason).join("; ")}`);
+}
+
+/**
+ * The engine prints a failure's property value beside its reason: a property that holds a secret anywhere is
+ * reported without it (the reason names the field, never the value).
+ */
+function withoutSecretProperty(failure: CheckFailure, secrets: readonly PropertyPath[]): CheckFailure {
+  return secrets.some((path) => path[0] === failure.property) ? { ...failure, property: "" } : failure;
 }
 
 function toStruct(value: Props): structproto.Struct {

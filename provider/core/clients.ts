@@ -4,10 +4,11 @@
  * resource), one keep-alive connection pool, one limit of requests in flight (`svc:maxConcurrency`) and one backoff
  * when the platform answers 429.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { SvcClient, type TransportEvent } from "../../sdk";
 import type { ConnectionInput } from "./connectionInput";
 import { ConnectionError, connectionKey, resolveConnection, type ConfigLookup } from "./connection";
-import { recordEvent } from "./telemetry";
+import { noteTransportEvent } from "./telemetry";
 
 /** Retries per call: more than the sdk's 3, so that one `up` converges through a run of faults (0.4^11 ≈ 4e-5 per call at a 40% fault rate) (see docs/design.md). */
 export const PROVIDER_MAX_RETRIES = 10;
@@ -63,7 +64,7 @@ export function clientFor(explicit: ConnectionInput | undefined): SvcClient {
     const { auth } = connection;
     let created: SvcClient | undefined;
     const onEvent = (event: TransportEvent): void => {
-      if (event.type === "retry") recordEvent({ type: "retry", service: event.service, action: event.action, reason: event.reason, delayMs: event.delayMs });
+      noteTransportEvent(event);
       // Date is truncated to the second: the estimate runs at most about a second early, never late.
       if (event.type === "response" && event.serverTimeMs !== undefined && created) serverOffsets.set(created, event.serverTimeMs - Date.now());
     };
@@ -75,7 +76,7 @@ export function clientFor(explicit: ConnectionInput | undefined): SvcClient {
       // Each attempt waits requestTimeoutMs for its answer; the call as a whole (retries, waits for a slot) is bounded
       // by the operation's deadline.
       attemptTimeoutMs: connection.requestTimeoutMs,
-      timeoutMs: OPERATION_DEADLINE_MS,
+      timeoutMs: deadlineMs,
       maxRetries: PROVIDER_MAX_RETRIES,
       retry: PROVIDER_BACKOFF,
       maxConcurrency: connection.maxConcurrency,
@@ -101,19 +102,81 @@ export function serverNowMs(client: SvcClient): number | undefined {
   return offset === undefined ? undefined : Date.now() + offset;
 }
 
-/** The overall deadline of one provider operation (each HTTP call also has its own timeout). */
-export const OPERATION_DEADLINE_MS = 120_000;
+/**
+ * The overall deadline of one provider operation (each HTTP call also has its own timeout): 120 s, or
+ * SVC_OPERATION_DEADLINE_MS (milliseconds, 1000 or more) in the environment of the engine, which its provider
+ * processes inherit.
+ */
+export const OPERATION_DEADLINE_MS = deadlineFrom(process.env.SVC_OPERATION_DEADLINE_MS) ?? 120_000;
+
+function deadlineFrom(text: string | undefined): number | undefined {
+  if (text === undefined || text === "") return undefined;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 1_000) {
+    throw new Error(`SVC_OPERATION_DEADLINE_MS: expected a whole number of milliseconds, 1000 or more, got ${JSON.stringify(text)}`);
+  }
+  return ms;
+}
+
+/**
+ * How long a create that was interrupted (Cancel, the deadline, or the engine stopping the process) may still spend
+ * learning whether the platform made its object and reporting or deleting it. Under the 5 s the engine waits between
+ * its SIGINT to a provider process and SIGKILL (pkg/resource/plugin/plugin.go).
+ */
+export const INTERRUPTED_CREATE_GRACE_MS = 3_500;
 
 /** Aborted by the plugin's Cancel (the engine is stopping): every operation in flight ends at its next await. */
 let cancelled = new AbortController();
+/** Set when the engine has closed its connection and is stopping this process: no answer can reach it any more. */
+let terminating = false;
+let deadlineMs = OPERATION_DEADLINE_MS;
+
+/** The signal of operations run by withOperationSignal. */
+const scopedSignal = new AsyncLocalStorage<AbortSignal>();
 
 export function operationSignal(): AbortSignal {
-  return AbortSignal.any([AbortSignal.timeout(OPERATION_DEADLINE_MS), cancelled.signal]);
+  return scopedSignal.getStore() ?? AbortSignal.any([AbortSignal.timeout(deadlineMs), cancelled.signal]);
+}
+
+/** Runs `run` with operationSignal() answering `signal`: the delete that ends an interrupted create runs on a grace signal. */
+export function withOperationSignal<T>(signal: AbortSignal, run: () => Promise<T>): Promise<T> {
+  return scopedSignal.run(signal, run);
+}
+
+/**
+ * A signal for the end of an interrupted create (the look-up of what it made, a report or a delete): bounded by
+ * INTERRUPTED_CREATE_GRACE_MS and, on purpose, not cut by the cancel that interrupted it.
+ */
+export function graceSignal(): AbortSignal {
+  return AbortSignal.timeout(INTERRUPTED_CREATE_GRACE_MS);
 }
 
 /** Cancel every operation in flight and every later one of this process (the plugin's Cancel). */
 export function cancelOperations(): void {
   cancelled.abort(new Error("the operation was cancelled (pulumi cancel, or the engine is stopping)"));
+}
+
+/**
+ * The engine is stopping this process (a second Ctrl-C, or the end of a cancelled run): it has closed its connection,
+ * so an answer can no longer record anything. Operations are cancelled, and creates delete what they made.
+ */
+export function terminateOperations(): void {
+  terminating = true;
+  cancelOperations();
+}
+
+export function isTerminating(): boolean {
+  return terminating;
+}
+
+/** Whether Cancel (or the engine stopping the process) has come: the run is ending, answers may be lost. */
+export function isCancelled(): boolean {
+  return cancelled.signal.aborted;
+}
+
+/** For tests: a shorter operation deadline for the operations that start from now on (undefined: the default). */
+export function setOperationDeadlineForTests(ms: number | undefined): void {
+  deadlineMs = ms ?? OPERATION_DEADLINE_MS;
 }
 
 /** For tests: forget cached clients and config. */
@@ -123,4 +186,6 @@ export async function resetForTests(): Promise<void> {
   stackConfig = () => undefined;
   environment = process.env;
   cancelled = new AbortController();
+  terminating = false;
+  deadlineMs = OPERATION_DEADLINE_MS;
 }

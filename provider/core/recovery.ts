@@ -8,7 +8,8 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { mayHaveActed } from "../../sdk/transport";
-import { ProviderError } from "./errors";
+import { graceSignal } from "./clients";
+import { PartialCreateError, ProviderError } from "./errors";
 import { recordEvent } from "./telemetry";
 
 /** Create rounds at most (each round's call has its own retries for failures where the platform did not act). */
@@ -44,16 +45,19 @@ export interface RecoverableCreate<T> {
    * The objects the lost create(s) may have made: matching the declared fields, created at or after
    * `sinceServerSec` (unix seconds on the platform's clock). Managed ids are filtered out by the caller.
    */
-  find(sinceServerSec: number): Promise<T[]>;
+  find(sinceServerSec: number, signal: AbortSignal): Promise<T[]>;
   idOf(object: T): string;
+  /** The outputs of an object reported to the engine as a partial create (secrets are wrapped by the caller). */
+  propertiesOf(object: T): Record<string, unknown>;
   /**
    * Whether a found object can be adopted as it is; when not (e.g. its secret value cannot be read back with this
    * connection), it is deleted and created again.
    */
   usable?(object: T): boolean;
-  discard?(object: T): Promise<void>;
+  discard?(object: T, signal: AbortSignal): Promise<void>;
   /** The platform's clock now (ms), when known. */
   serverNowMs(): number | undefined;
+  /** The operation's signal: Cancel, or the operation's deadline. */
   signal: AbortSignal;
 }
 
@@ -66,9 +70,23 @@ export async function createWithRecovery<T>(plan: RecoverableCreate<T>): Promise
       ? Math.floor(startedAt / 1000) - UNKNOWN_CLOCK_SLACK_SECONDS
       : Math.floor((serverNow - (Date.now() - startedAt)) / 1000) - CLOCK_SLACK_SECONDS;
   };
+  const progress = { sent: false };
+  try {
+    return await createInRounds(plan, sinceServerSec, progress);
+  } catch (error) {
+    // Interrupted (Cancel or the deadline) once a request was on its way: the platform may have made the object, and
+    // only a look-up can tell. Interrupted before anything was sent: nothing can exist, the error stands.
+    if (!plan.signal.aborted || !progress.sent) throw error;
+    return await settleInterrupted(plan, error, sinceServerSec());
+  }
+}
+
+async function createInRounds<T>(plan: RecoverableCreate<T>, sinceServerSec: () => number, progress: { sent: boolean }): Promise<T> {
   let since: number | undefined;
   for (let round = 1; ; round++) {
     let lastError: unknown;
+    if (plan.signal.aborted) throw plan.signal.reason;
+    progress.sent = true;
     const attempt = plan.create();
     track(plan.fingerprint, attempt);
     try {
@@ -85,14 +103,8 @@ export async function createWithRecovery<T>(plan: RecoverableCreate<T>): Promise
     // otherwise look like ours. Once its id is known it is managed, hence excluded.
     await Promise.allSettled([...(inFlight.get(plan.fingerprint) ?? [])]);
     // Filtered and claimed without an await in between: two recoveries never adopt the same object.
-    const found = (await plan.find(since)).filter((object) => !isManaged(plan.idOf(object)));
-    if (found.length > 1) {
-      const ids = found.map(plan.idOf).join(", ");
-      throw new ProviderError(
-        `${plan.what} create: the answer was lost (${cause}) and ${found.length} ${plan.what}s created since then match the declared fields (${ids}); ` +
-          `nothing was adopted. Keep the one you want with adoptId and delete the others, or delete them all and run again`,
-      );
-    }
+    const found = (await plan.find(since, plan.signal)).filter((object) => !isManaged(plan.idOf(object)));
+    if (found.length > 1) throw severalFound(plan, found, cause);
     const [only] = found;
     if (only !== undefined && (plan.usable?.(only) ?? true)) {
       noteManaged(plan.idOf(only));
@@ -100,7 +112,7 @@ export async function createWithRecovery<T>(plan: RecoverableCreate<T>): Promise
       return only;
     }
     if (only !== undefined) {
-      await plan.discard?.(only);
+      await plan.discard?.(only, plan.signal);
       recordEvent({ type: "recovery", resource: plan.what, outcome: "replacedUnreadable", round, id: plan.idOf(only), cause });
     } else {
       recordEvent({ type: "recovery", resource: plan.what, outcome: "createdAgain", round, cause });
@@ -108,6 +120,72 @@ export async function createWithRecovery<T>(plan: RecoverableCreate<T>): Promise
     // A short, growing pause before creating again: the platform was failing a moment ago.
     await sleep(Math.floor(Math.random() * 250 * 2 ** (round - 1)), undefined, { signal: plan.signal });
   }
+}
+
+/**
+ * The end of a create interrupted after its request was sent: one look-up, within INTERRUPTED_CREATE_GRACE_MS and not
+ * cut by the interruption, decides. None found: the platform did not act, the interruption is the answer and nothing
+ * is left. One found: it becomes a partial create (the id and what is known), which the engine records after a
+ * deadline and the handlers turn into a delete after Cancel (definitions/handlers.ts); when it is of no use to the
+ * program (a token whose value cannot be read) it is deleted here. A look-up that fails says so: the platform may hold
+ * an object the stack does not record.
+ */
+async function settleInterrupted<T>(plan: RecoverableCreate<T>, interruption: unknown, since: number): Promise<never> {
+  const cause = describe(interruption);
+  const grace = graceSignal();
+  let found: T[];
+  try {
+    await Promise.race([Promise.allSettled([...(inFlight.get(plan.fingerprint) ?? [])]), aborted(grace)]);
+    found = (await plan.find(since, grace)).filter((object) => !isManaged(plan.idOf(object)));
+  } catch (lookupError) {
+    recordEvent({ type: "interrupted", resource: plan.what, outcome: "unknown", cause });
+    throw new ProviderError(
+      `${plan.what} create was interrupted (${cause}) after its request was sent, and looking for what it made failed (${describe(lookupError)}); ` +
+        `the platform may hold a ${plan.what} this stack does not record: after the run, look for it and delete it or adopt it with adoptId`,
+    );
+  }
+  if (found.length > 1) throw severalFound(plan, found, cause);
+  const [only] = found;
+  if (only === undefined) {
+    recordEvent({ type: "interrupted", resource: plan.what, outcome: "nothingMade", cause });
+    throw interruption;
+  }
+  const id = plan.idOf(only);
+  noteManaged(id);
+  if (!(plan.usable?.(only) ?? true)) {
+    try {
+      await plan.discard?.(only, grace);
+    } catch (discardError) {
+      recordEvent({ type: "interrupted", resource: plan.what, outcome: "unknown", id, cause });
+      throw new ProviderError(
+        `${plan.what} create was interrupted (${cause}); the ${plan.what} it made (${id}) could not be used, and deleting it failed (${describe(discardError)}): delete it by hand`,
+      );
+    }
+    recordEvent({ type: "interrupted", resource: plan.what, outcome: "deleted", id, cause });
+    throw new ProviderError(
+      `${plan.what} create was interrupted (${cause}); the ${plan.what} it made (${id}) could not be used and was deleted, so nothing is left behind`,
+    );
+  }
+  recordEvent({ type: "interrupted", resource: plan.what, outcome: "found", id, cause });
+  // A partial create: recorded by the engine as it is (after a deadline), or deleted by the caller (after Cancel).
+  throw new PartialCreateError(
+    `${plan.what} ${id} was created, but the operation was interrupted (${cause}) before it finished; it is recorded in the stack as it is, and the next pulumi up completes it`,
+    id,
+    plan.propertiesOf(only),
+  );
+}
+
+function severalFound<T>(plan: RecoverableCreate<T>, found: T[], cause: string): ProviderError {
+  const ids = found.map(plan.idOf).join(", ");
+  return new ProviderError(
+    `${plan.what} create: the answer was lost (${cause}) and ${found.length} ${plan.what}s created since then match the declared fields (${ids}); ` +
+      `nothing was adopted. Keep the one you want with adoptId and delete the others, or delete them all and run again`,
+  );
+}
+
+/** Settles (never rejects) when the signal aborts. */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
 }
 
 function track(fingerprint: string, attempt: Promise<unknown>): void {

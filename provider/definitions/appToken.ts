@@ -152,12 +152,13 @@ export const pipelineToken = pipeline.token; // a secret`,
       what: "app token",
       fingerprint: `appToken ${JSON.stringify(fields)}`,
       create: () => client.appTokens.add(fields, { signal }),
-      find: (since) => findCreated(client, fields, since, signal),
+      find: (since, lookupSignal) => findCreated(client, fields, since, lookupSignal),
       idOf: (t) => t.id,
+      propertiesOf: (t) => appTokenOutputs(t, inputs),
       // Without the value (a connection that is not the account admin cannot read it) the token is useless to the
       // program: delete it and make one whose value we receive.
       usable: (t) => typeof t.token === "string" && t.token !== "",
-      discard: (t) => unlessGone(() => client.appTokens.delete(t.id, { signal })).then(() => undefined),
+      discard: (t, discardSignal) => unlessGone(() => client.appTokens.delete(t.id, { signal: discardSignal })).then(() => undefined),
       serverNowMs: () => serverNowMs(client),
       signal,
     });

@@ -46,6 +46,22 @@ export interface Existing {
   inputs: Record<string, unknown>;
 }
 
+/**
+ * A change of a resource's state shape, applied to the states earlier releases wrote (as pulumi-go-provider's state
+ * migrations): a stack made by an older release must preview clean with this one. Each migration recognises an old
+ * state by a rule of its own (a field missing, a value of an old form) rather than by a version number, since the
+ * states already written carry none. Migrations run in order on the state the engine holds, before diff, read,
+ * update and delete see it; the engine stores the migrated shape with the next update or refresh.
+ */
+export interface StateMigration {
+  /** What changed and since which release, for the reader of the definition. */
+  description: string;
+  /** True for a state written before this change. */
+  appliesTo(state: Record<string, unknown>): boolean;
+  /** The same state in the shape of this change (a new object; the argument is left as it is). */
+  migrate(state: Record<string, unknown>): Record<string, unknown>;
+}
+
 // biome-ignore lint/suspicious/noExplicitAny: a list of definitions holds each with its own types (its functions take them as arguments)
 export interface ResourceDefinition<Inputs extends Record<string, unknown> = any, State extends Record<string, unknown> = any> {
   /** The type name: `svc:index:<type>` in the plugin, `pulumi-nodejs:dynamic/svc:<type>` for the dynamic resource. */
@@ -77,6 +93,8 @@ export interface ResourceDefinition<Inputs extends Record<string, unknown> = any
   inputsOf?(outs: State): Record<string, unknown>;
   /** The account's objects of this kind that a program may take over (active ones, no system objects). */
   list?(): Promise<Existing[]>;
+  /** How states written by earlier releases become states of this one, oldest change first. */
+  stateMigrations?: readonly StateMigration[];
 }
 
 /** The connection input every resource takes: how to reach another account than the provider's. */
@@ -116,4 +134,13 @@ export function fieldsOf(definition: ResourceDefinition) {
     secrets: [...secretInputs, ...secretOutputs],
     shape: Object.fromEntries(inputKeys.map((key) => [key, definition.inputs[key]!.schema])) as Record<string, z.ZodType>,
   };
+}
+
+/** `state` in this release's shape: every migration whose rule recognises it, in order (the same object when none does). */
+export function migrateState(definition: ResourceDefinition, state: Record<string, unknown>): Record<string, unknown> {
+  let current = state;
+  for (const migration of definition.stateMigrations ?? []) {
+    if (migration.appliesTo(current)) current = migration.migrate(current);
+  }
+  return current;
 }

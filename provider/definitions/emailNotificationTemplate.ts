@@ -28,7 +28,7 @@ import { plain, sameValue } from "../core/diff";
 import { PartialCreateError, ProviderError, unlessGone } from "../core/errors";
 import { createWithRecovery } from "../core/recovery";
 import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
-import { carriedForRead, checkSelectors, chooseSource, eventOf, keepsSystemName, messageOf, nameOf } from "./templateSelection";
+import { carriedForRead, checkSelectors, chooseSource, eventOf, interruptedClone, keepsSystemName, messageOf, nameOf } from "./templateSelection";
 
 const names = <T extends Record<string, unknown>>(table: T) => Object.keys(table) as [keyof T & string, ...(keyof T & string)[]];
 
@@ -265,8 +265,9 @@ export const emailNotificationTemplate = defineResource<EmailNotificationTemplat
       what: "email template",
       fingerprint: `email template ${fields.systemName ?? JSON.stringify([fields.name, fields.subject, fields.description])}`,
       create: () => client.emailTemplates.clone(source.id, fields, { signal }),
-      find: (since) => findCloned(client, fields, since, signal),
+      find: (since, lookupSignal) => findCloned(client, fields, since, lookupSignal),
       idOf: (t) => t.id,
+      propertiesOf: (t) => emailTemplateOutputs(t, inputs, source.id),
       serverNowMs: () => serverNowMs(client),
       signal,
     });
@@ -374,6 +375,8 @@ async function finishClone(
     return { id: clone.id, outs: emailTemplateOutputs(template, inputs, sourceId) };
   } catch (finishError) {
     const why = messageOf(finishError);
+    // Interrupted (Cancel or the deadline): the engine still takes the answer, so the clone is reported, not deleted.
+    if (signal.aborted) throw interruptedClone("Email template", clone.id, why, emailTemplateOutputs(template, inputs, sourceId));
     try {
       await client.emailTemplates.delete(clone.id, { signal: operationSignal() });
     } catch (cleanupError) {

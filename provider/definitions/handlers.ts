@@ -7,8 +7,12 @@
 import { accountChange, type StackAccountMove } from "../core/account";
 import { type CheckResult, checkConnection, checkFields } from "../core/check";
 import { type DiffOutcome, diffFields, inputsFromOutputs, keptState } from "../core/diff";
+import { graceSignal, isCancelled, isTerminating, withOperationSignal } from "../core/clients";
+import { PartialCreateError, ProviderError } from "../core/errors";
 import { noteManaged } from "../core/recovery";
-import { fieldsOf, type ResourceDefinition } from "./define";
+import { recordEvent } from "../core/telemetry";
+import { noteAnswered, trackCreate } from "../core/termination";
+import { fieldsOf, migrateState, type ResourceDefinition } from "./define";
 
 type Props = Record<string, unknown>;
 
@@ -26,6 +30,9 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
   const inputsOf = (outs: Props): Props => definition.inputsOf?.(outs) ?? inputsFromOutputs(fields.shape, outs);
   // What an update with nothing to send takes from the new inputs (all but the in-place fields, which are equal).
   const carried = fields.inputKeys.filter((key) => !fields.inPlace.includes(key));
+  // A state from an earlier release, in this release's shape (the definition's migrations), before anything compares
+  // or uses it. No state (a read by id alone: `pulumi import`) is no old state.
+  const current = (state: Props | undefined): Props => (state && Object.keys(state).length > 0 ? migrateState(definition, state) : (state ?? {}));
 
   return {
     async check(olds, news) {
@@ -35,8 +42,9 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
       return result;
     },
 
-    async diff(id, olds, news) {
+    async diff(id, stored, news) {
       noteManaged(id);
+      const olds = current(stored);
       const { changed, replaces } = diffFields(olds, news, fields.inPlace, fields.replaces);
       // A resource never follows its connection to another account in place: that would update, with the old id,
       // an object of the new account. An explicit connection that moves replaces; stack config that moves is refused.
@@ -48,19 +56,20 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
     },
 
     create(inputs) {
-      return definition.create(inputs);
+      return trackCreate(createRecordable(definition, inputs));
     },
 
     async read(id, state) {
       noteManaged(id);
-      const outs = await definition.read(id, state ?? {});
+      const outs = await definition.read(id, current(state));
       // Deleted outside Pulumi: refresh drops it, up creates it again.
       if (!outs) return { id: "" };
       return { id, props: outs, inputs: inputsOf(outs) };
     },
 
-    async update(id, olds, news) {
+    async update(id, stored, news) {
       noteManaged(id);
+      const olds = current(stored);
       const { changed } = diffFields(olds, news, fields.inPlace, []);
       // Nothing for the platform (an input-only field, or the stored provider text): the state stays, with the new inputs.
       if (changed.length === 0) return { outs: keptState(olds, news, carried) };
@@ -69,7 +78,51 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
 
     async delete(id, state) {
       noteManaged(id);
-      await definition.delete(id, state);
+      await definition.delete(id, current(state));
     },
   };
+}
+
+/**
+ * What a create answers once the run is ending. After a deadline the engine keeps running and records what it is
+ * told, partial creates included. After Cancel (the first Ctrl-C) the engine waits for the answer, but a second
+ * Ctrl-C (termination) can come at any moment and drop answers it has not written yet; once it stops this process
+ * (core/termination.ts) it takes no answer at all. So after Cancel what the create made is deleted (within the
+ * grace) and the answer records nothing: an answer that is safe to lose. Only when that delete fails is the object
+ * reported as a partial create, for the engine to record if it still can. Adoptions (adoptId) are left alone.
+ */
+async function createRecordable(definition: ResourceDefinition, inputs: Props): Promise<{ id: string; outs: Props }> {
+  // An adoption makes nothing: the object existed before the run and is never deleted for it.
+  if (typeof inputs.adoptId === "string") return definition.create(inputs);
+  let made: { id: string; outs: Props };
+  try {
+    made = await definition.create(inputs);
+  } catch (error) {
+    if (!(error instanceof PartialCreateError) || !isCancelled()) throw error;
+    made = { id: error.id, outs: error.properties };
+  }
+  if (!isCancelled()) {
+    noteAnswered({ type: definition.type, id: made.id, remove: () => definition.delete(made.id, made.outs) });
+    return made;
+  }
+  const cause = isTerminating() ? "the engine stopped this process" : "the run was cancelled";
+  try {
+    await withOperationSignal(graceSignal(), () => definition.delete(made.id, made.outs));
+  } catch (deleteError) {
+    const why = deleteError instanceof Error ? deleteError.message : String(deleteError);
+    if (isTerminating()) {
+      recordEvent({ type: "interrupted", resource: definition.type, outcome: "unknown", id: made.id, cause });
+      throw new ProviderError(
+        `${definition.type} ${made.id} was created as ${cause}, which cannot record it, and deleting it failed (${why}); delete it by hand`,
+      );
+    }
+    recordEvent({ type: "interrupted", resource: definition.type, outcome: "reported", id: made.id, cause });
+    throw new PartialCreateError(
+      `${definition.type} ${made.id} was created but ${cause} before it finished, and deleting it failed (${why}); it is recorded in the stack as it is, and the next pulumi up completes it`,
+      made.id,
+      made.outs,
+    );
+  }
+  recordEvent({ type: "interrupted", resource: definition.type, outcome: "deleted", id: made.id, cause });
+  throw new ProviderError(`${definition.type} ${made.id} was created but ${cause} before it finished; it was deleted, so nothing is left behind`);
 }

@@ -13,7 +13,7 @@ import { plain } from "../core/diff";
 import { PartialCreateError, ProviderError, unlessGone } from "../core/errors";
 import { createWithRecovery } from "../core/recovery";
 import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
-import { carriedForRead, checkSelectors, chooseSource, eventOf, keepsSystemName, messageOf, nameOf } from "./templateSelection";
+import { carriedForRead, checkSelectors, chooseSource, eventOf, interruptedClone, keepsSystemName, messageOf, nameOf } from "./templateSelection";
 
 /** Friendly event names (the contract's catalog), matched against the system templates' eventType and eventObjectType. */
 export const TEMPLATE_EVENTS = EVENTS;
@@ -180,8 +180,9 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
       what: "template",
       fingerprint: `template ${fields.systemName ?? JSON.stringify([fields.name, fields.url, fields.description])}`,
       create: () => client.templates.clone(source.id, fields, { signal }),
-      find: (since) => findCloned(client, fields, since, signal),
+      find: (since, lookupSignal) => findCloned(client, fields, since, lookupSignal),
       idOf: (t) => t.id,
+      propertiesOf: (t) => templateOutputs(t, inputs, source.id),
       serverNowMs: () => serverNowMs(client),
       signal,
     });
@@ -245,6 +246,8 @@ async function activateClone(
     return { id: clone.id, outs: templateOutputs(active, inputs, sourceId) };
   } catch (activationError) {
     const why = messageOf(activationError);
+    // Interrupted (Cancel or the deadline): the engine still takes the answer, so the clone is reported, not deleted.
+    if (signal.aborted) throw interruptedClone("Template", clone.id, why, templateOutputs(clone, inputs, sourceId));
     try {
       await client.templates.delete(clone.id, { signal: operationSignal() });
     } catch (cleanupError) {

@@ -6,7 +6,7 @@
 import { EVENT_KEYS, type EventKey, templateMatchesEvent } from "../../contract/events";
 import type { CheckFailure } from "../core/check";
 import { sameValue } from "../core/diff";
-import { ProviderError } from "../core/errors";
+import { PartialCreateError, ProviderError } from "../core/errors";
 import { isUnknown } from "../core/unknowns";
 
 export const SELECTORS = ["systemTemplateId", "systemTemplateName", "event"] as const;
@@ -64,4 +64,16 @@ export function nameOf<T extends Record<string, number>>(table: T, value: number
 export function messageOf(error: unknown): string {
   if (error && typeof error === "object" && "code" in error) return `${String(error.code)}: ${(error as unknown as Error).message}`;
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A clone made but not finished (cleared, activated) when its operation was interrupted by Cancel or the deadline:
+ * reported to the engine as a partial create, which records it; the next `pulumi up` finishes it by an update.
+ */
+export function interruptedClone(what: string, id: string, why: string, properties: Record<string, unknown>): PartialCreateError {
+  return new PartialCreateError(
+    `${what} ${id} was cloned, but the operation was interrupted before it was finished (${why}); it is recorded in the stack as it is, and the next pulumi up finishes it`,
+    id,
+    properties,
+  );
 }

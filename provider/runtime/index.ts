@@ -6,6 +6,7 @@
 import { flushCompileCache } from "./compileCache"; // first: what is loaded after it is compiled from the cache
 import { appToken as appTokenDefinition, DEFINITIONS, httpNotificationTemplate as templateDefinition } from "../definitions";
 import { handlersFor } from "../definitions/handlers";
+import { exitAfterSettlingOnSigint } from "../core/termination";
 
 export { configure } from "../core/clients";
 /** The dynamic provider of AppToken (shims call `runtime.appToken.<method>`). */
@@ -17,5 +18,9 @@ export const httpNotificationTemplate = handlersFor(templateDefinition);
 for (const definition of DEFINITIONS) {
   if (!(definition.kind in module.exports)) module.exports[definition.kind] = handlersFor(definition);
 }
+
+// Loaded inside the engine's dynamic provider process: its SIGINT means the engine no longer takes answers, so
+// creates in flight delete what they made before the exit (core/termination.ts).
+exitAfterSettlingOnSigint();
 
 flushCompileCache();

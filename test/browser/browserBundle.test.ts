@@ -137,8 +137,9 @@ async function startInPage(tab: Page, args: { baseUrl: string; apiKey: string; r
     await until("CONNECTED", () => session.getConnectionState() === "CONNECTED");
     await firstFrame;
     await until("decoded frames", () => video.videoWidth > 0 && video.getVideoPlaybackQuality().totalVideoFrames > 0);
+    // Playback goes on: the video's clock moves past where it was (waited for, not assumed after a pause).
     const t1 = video.currentTime;
-    await new Promise((r) => setTimeout(r, 1_000));
+    await until("playback to advance", () => video.currentTime > t1);
     const t2 = video.currentTime;
     const stats = await peers[0]!.getStats();
     let pair: { local?: string; remote?: string } = {};
@@ -233,7 +234,13 @@ describe("client bundle in headless Chromium against the emulator's real WHEP pe
       await w.avatarSession.sayText("Hello from Chromium, this is the emulator speaking.");
       await spoke;
       samplingSpeech = false;
-      await new Promise((r) => setTimeout(r, 700));
+      // The tail still in the jitter buffer plays out first: wait until the level has fallen, then check that it
+      // stays down for a whole second (the peak over that second is what is asserted).
+      const quiet = speaking / 5;
+      for (const deadline = performance.now() + 10_000; rms() >= quiet; ) {
+        if (performance.now() > deadline) throw new Error(`the audio level stayed up after speakingEnd; seen ${w.avatarSeen.join(",")}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
       const after = await sample(1_000);
       await context.close();
       return { idle, speaking, after };

@@ -6,9 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SvcClient } from "../../sdk";
 import { bundleCli, killHard, spawnCli, type CliChild } from "../emulator/cliBundle";
 import { serverAndState } from "../support/faultChecks";
@@ -55,13 +54,16 @@ describe("kill -9 of the emulator in the middle of an up", () => {
       (e: Error) => `failed: ${e.message.split("\n")[0]}`,
     );
     // Kill once a few adds went through (the stats count every call the emulator answered).
-    for (;;) {
-      const stats = (await (await request(`${child.info.controlUrl}/stats`)).body.json()) as Record<string, number>;
-      if ((stats["appToken.add"] ?? 0) >= 3) break;
-      await sleep(50);
-    }
+    await vi.waitFor(
+      async () => {
+        const stats = (await (await request(`${child.info.controlUrl}/stats`)).body.json()) as Record<string, number>;
+        expect(stats["appToken.add"] ?? 0).toBeGreaterThanOrEqual(3);
+      },
+      { timeout: 120_000, interval: 50 },
+    );
     await killHard(child);
-    await sleep(300);
+    // The platform is down (its port refuses connections) before it comes back on the same port and state file.
+    await vi.waitFor(() => expect(request(baseUrl)).rejects.toMatchObject({ code: "ECONNREFUSED" }), { timeout: 10_000, interval: 20 });
     child = await start(port);
     console.log(`interrupted up: ${await interrupted}`);
 

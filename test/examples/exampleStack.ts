@@ -8,6 +8,7 @@ import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 // The dist build, as the examples use it (and as users install it): its classes are the ones the examples accept.
 import { SvcClient } from "pulumi-svc/sdk";
+import { emulatorSecrets } from "../support/secretScan";
 import { newTestStack, repoRoot, type TestStack } from "../support/pulumi";
 
 export const examplesDir = join(repoRoot, "examples");
@@ -38,6 +39,7 @@ export async function exampleStack(
     extraEnv: blankEnv,
     ...(options.stackName ? { stackName: options.stackName } : {}),
   });
+  t.scan.addSource(() => emulatorSecrets(emulator));
   await t.stack.setAllConfig(config(emulator));
   const admin = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
   return {

@@ -14,9 +14,10 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { engineEnv, repoRoot } from "../../scripts/engineEnv";
 import { SvcClient } from "../../sdk";
 import { backendFilesText } from "../support/pulumi";
+import { emulatorSecrets, FIXED_TEST_SECRETS, SecretScan } from "../support/secretScan";
 
 export const pluginDir = join(repoRoot, "dist", "pulumi-resource-svc");
-export const SIGN_SECRET = "languages-signing-secret-0123456789";
+export const SIGN_SECRET = FIXED_TEST_SECRETS.languagesSignSecret;
 /** What the examples' Pulumi.yaml say, relative to examples/<language>. */
 const RELATIVE_PLUGIN_PATH = "path: ../../dist/pulumi-resource-svc";
 
@@ -27,6 +28,11 @@ export interface PluginProject {
   env: Record<string, string>;
   emulator: RunningEmulator;
   client: SvcClient;
+  /**
+   * Checked at close (test/support/secretScan.ts): the temp folder (backend, PULUMI_HOME, program), every command's
+   * stdout and stderr (stdout of `--show-secrets` commands aside), secret config, and the emulator's secrets.
+   */
+  scan: SecretScan;
   /** Runs `cmd args` in the project folder with the project's env; resolves stdout, rejects with stderr. */
   exec(cmd: string, args: string[], cwd?: string): Promise<string>;
   /** `pulumi <args> --non-interactive` in the project folder. */
@@ -39,6 +45,7 @@ export interface PluginProject {
   preview(): Promise<Record<string, number>>;
   /** The stack's state: resources by name. */
   resources(): Promise<Record<string, { type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }>>;
+  /** Runs the secret scan (a hit fails the test), and releases the emulator and the temp folder either way. */
   close(): Promise<void>;
 }
 
@@ -58,14 +65,24 @@ export async function pluginProject(example: string, options: { stack?: string; 
   writeFileSync(yamlPath, yaml.replace(RELATIVE_PLUGIN_PATH, `path: ${pluginDir}`));
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
-    ...engineEnv({ languages: true, home, backendUrl: `file://${backendDir}`, passphrase: "languages-plugin-test" }),
+    ...engineEnv({ languages: true, home, backendUrl: `file://${backendDir}`, passphrase: FIXED_TEST_SECRETS.languagesPluginPassphrase }),
     PULUMI_STACK: stack,
     CGO_ENABLED: "0",
     ...options.env,
   };
+  const scan = new SecretScan();
+  scan.addRoot(tmp);
+  scan.addSource(() => emulatorSecrets(emulator));
   const exec = (cmd: string, args: string[], cwd = dir) =>
     new Promise<string>((resolve, reject) => {
+      const secretIndex = args.indexOf("--secret");
+      const secretValue = secretIndex === -1 ? undefined : args[secretIndex + 2];
+      if (secretValue) scan.register(`secret config ${args[secretIndex + 1]}`, secretValue);
       execFile(cmd, args, { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+        const command = [cmd, ...args.filter((a) => !a.startsWith("--"))].slice(0, 3).join(" ");
+        // `--show-secrets` asks for plain values on stdout: that is the one place they may be.
+        if (!args.includes("--show-secrets")) scan.record(`${command}: stdout`, stdout);
+        scan.record(`${command}: stderr`, stderr);
         if (error) reject(new Error(`${cmd} ${args.join(" ")} failed: ${error.message}\n${stdout}\n${stderr}`));
         else resolve(stdout);
       });
@@ -85,6 +102,7 @@ export async function pluginProject(example: string, options: { stack?: string; 
     env,
     emulator,
     client,
+    scan,
     exec,
     pulumi,
     backendText: () => backendFilesText(backendDir),
@@ -102,9 +120,13 @@ export async function pluginProject(example: string, options: { stack?: string; 
       return Object.fromEntries((state.deployment.resources ?? []).map((r) => [r.urn.split("::").pop()!, r]));
     },
     async close() {
-      await client.close();
-      await emulator.close();
-      rmSync(tmp, { recursive: true, force: true });
+      try {
+        scan.check();
+      } finally {
+        await client.close();
+        await emulator.close();
+        rmSync(tmp, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -8,12 +8,19 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { engineEnv } from "../../scripts/engineEnv";
+import { FIXED_TEST_SECRETS, SecretScan } from "../support/secretScan";
 
 export interface CliProject {
   dir: string;
   env: Record<string, string>;
   /** Runs `pulumi <args>` in the project folder; returns stdout, throws with stderr on failure. */
   pulumi(...args: string[]): string;
+  /**
+   * Checked at cleanup (test/support/secretScan.ts): the temp folder, every command's stdout (`--show-secrets` aside)
+   * and stderr, and every `config set --secret` value; a test registers the other secrets it saw.
+   */
+  scan: SecretScan;
+  /** Runs the secret scan (a hit fails the test), and removes the temp folder either way. */
   cleanup(): void;
 }
 
@@ -27,19 +34,41 @@ export function cliProject(fixture: string, stack = "test"): CliProject {
   cpSync(fixture, dir, { recursive: true });
   const env = {
     ...process.env,
-    ...engineEnv({ languages: true, home, backendUrl: `file://${backend}`, passphrase: "languages-test" }),
+    ...engineEnv({ languages: true, home, backendUrl: `file://${backend}`, passphrase: FIXED_TEST_SECRETS.languagesPassphrase }),
     PULUMI_STACK: stack,
   };
+  const scan = new SecretScan();
+  scan.addRoot(tmp);
   const pulumi = (...args: string[]): string => {
+    const secretIndex = args.indexOf("--secret");
+    const secretValue = secretIndex === -1 ? undefined : args[secretIndex + 2];
+    if (secretValue) scan.register(`secret config ${args[secretIndex + 1]}`, secretValue);
+    const command = `pulumi ${args
+      .filter((a) => !a.startsWith("--"))
+      .slice(0, 2)
+      .join(" ")}`;
+    // `--show-secrets` asks for plain values on stdout: that is the one place they may be.
+    const recordStdout = (stdout: string | undefined) => !args.includes("--show-secrets") && scan.record(`${command}: stdout`, stdout);
     try {
-      return execFileSync("pulumi", [...args, "--non-interactive"], { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      const stdout = execFileSync("pulumi", [...args, "--non-interactive"], { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      recordStdout(stdout);
+      return stdout;
     } catch (error) {
       const e = error as { stdout?: string; stderr?: string; message: string };
+      recordStdout(e.stdout);
+      scan.record(`${command}: stderr`, e.stderr);
       throw new Error(`pulumi ${args.join(" ")} failed: ${e.message}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`);
     }
   };
   pulumi("stack", "init", stack);
-  return { dir, env, pulumi, cleanup: () => rmSync(tmp, { recursive: true, force: true }) };
+  const cleanup = () => {
+    try {
+      scan.check();
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  };
+  return { dir, env, pulumi, scan, cleanup };
 }
 
 /** The resource changes of the stack's last update (`pulumi stack history --json`). */

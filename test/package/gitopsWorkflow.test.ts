@@ -107,6 +107,7 @@ describe("examples/gitops workflow: its run: steps against the emulator", () => 
     const enginePulumi = enginePinnedVersion();
     for (const [workflow, job] of [
       [infrastructure, "preview"],
+      [infrastructure, "preview-prod"],
       [infrastructure, "drift"],
       [pulumiUp, "up"],
     ] as const) {
@@ -143,11 +144,13 @@ describe("examples/gitops workflow: its run: steps against the emulator", () => 
     expect((await admin.appTokens.list()).objects).toHaveLength(1); // a preview creates nothing: only the pipeline's token
   }, 300_000);
 
-  it("the merge to main: up-dev, then up-staging, then up-prod (gated by its environment), each the pulumi-up job", async () => {
+  it("the merge to main: up-dev, then up-staging, a preview of prod, then up-prod (gated by its environment), each up the pulumi-up job", async () => {
     const jobs = infrastructure.jobs;
     expect(jobs["up-dev"]).toMatchObject({ uses: "./.github/workflows/pulumi-up.yml", with: { stack: "dev" }, if: "github.event_name == 'push'" });
     expect(jobs["up-staging"]).toMatchObject({ uses: "./.github/workflows/pulumi-up.yml", with: { stack: "staging" }, needs: "up-dev" });
-    expect(jobs["up-prod"]).toMatchObject({ uses: "./.github/workflows/pulumi-up.yml", with: { stack: "prod" }, needs: "up-staging" });
+    // prod: previewed after the merge (code from main, the prod-preview environment), then deployed once approved
+    expect(jobs["preview-prod"]).toMatchObject({ needs: "up-staging", environment: "prod-preview", env: { STACK: "prod" } });
+    expect(jobs["up-prod"]).toMatchObject({ uses: "./.github/workflows/pulumi-up.yml", with: { stack: "prod" }, needs: "preview-prod" });
     expect(pulumiUp.jobs.up!.environment).toBe(`\${{ inputs.stack }}`);
 
     const { steps } = await runJob(pulumiUp, "up", { inputs: { stack: "dev" } });

@@ -81,23 +81,31 @@ describe("examples/gitops .gitlab-ci.yml", () => {
     for (const name of ["preview", "up-dev", "up-staging", "up-prod", "drift"]) expect(ci.stages, name).toContain(job(name).stage);
   });
 
-  it("previews every stack on merge requests and posts the diff as a note", () => {
+  it("previews the non-prod stacks on merge requests and posts the diff as a note", () => {
     const preview = job("preview");
     expect(preview.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }]);
-    expect(preview.parallel!.matrix).toEqual([{ STACK: ["dev", "staging", "prod"] }]);
+    expect(preview.parallel!.matrix).toEqual([{ STACK: ["dev", "staging"] }]);
     const script = scriptOf("preview");
     expect(script).toMatch(/npm ci/);
     expect(script).toMatch(/pulumi preview --stack "\$STACK" --diff/);
     expect(script).toMatch(/merge_requests\/\$CI_MERGE_REQUEST_IID\/notes/);
   });
 
-  it("deploys dev, then staging, then prod on the default branch; prod waits for a person", () => {
+  it("deploys dev, then staging, previews prod, then deploys prod on the default branch; prod waits for a person", () => {
     const onMain = '$CI_PIPELINE_SOURCE == "push" && $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH';
     expect(job("up-dev")).toMatchObject({ stage: "dev", variables: { STACK: "dev" }, environment: { name: "dev" }, rules: [{ if: onMain }] });
     expect(job("up-staging")).toMatchObject({ stage: "staging", needs: ["up-dev"], variables: { STACK: "staging" }, environment: { name: "staging" } });
-    expect(job("up-prod")).toMatchObject({
+    expect(job("preview-prod")).toMatchObject({
       stage: "prod",
       needs: ["up-staging"],
+      variables: { STACK: "prod" },
+      environment: { name: "prod-preview" },
+      rules: [{ if: onMain }],
+    });
+    expect(scriptOf("preview-prod")).toMatch(/pulumi preview --stack "\$STACK" --diff/);
+    expect(job("up-prod")).toMatchObject({
+      stage: "prod",
+      needs: ["preview-prod"],
       variables: { STACK: "prod" },
       environment: { name: "prod" },
       allow_failure: false,
@@ -120,5 +128,87 @@ describe("examples/gitops .gitlab-ci.yml", () => {
   it("authenticates with the app token from CI variables, never the admin secret", () => {
     expect(text).toContain("SVC_APP_TOKEN");
     expect(text).not.toMatch(/ADMIN_SECRET|adminSecret/i);
+  });
+
+  it("gives merge-request jobs no prod environment (so none of prod's scoped variables)", () => {
+    const jobs = Object.keys(ci).filter((name) => !name.startsWith(".") && typeof ci[name] === "object" && name !== "default" && name !== "variables");
+    const onMergeRequests = jobs.filter((name) => (job(name).rules ?? []).some((rule) => rule.if.includes("merge_request_event")));
+    expect(onMergeRequests).toEqual(["preview"]);
+    for (const name of onMergeRequests) {
+      for (const env of environmentsOf(job(name).environment?.name ?? "", job(name).variables ?? {}, job(name).parallel?.matrix ?? [])) {
+        expect(env, name).not.toMatch(/prod/);
+      }
+    }
+    // the prod scopes are used only by jobs of the default branch
+    for (const name of jobs.filter((n) => /prod/.test(job(n).environment?.name ?? ""))) {
+      expect(job(name).rules, name).toEqual([expect.objectContaining({ if: '$CI_PIPELINE_SOURCE == "push" && $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH' })]);
+    }
+  });
+});
+
+/** The environment names a GitLab job gets: `$STACK` in its name replaced by its variable or each matrix value. */
+function environmentsOf(name: string, variables: Record<string, string>, matrix: Record<string, string[]>[]): string[] {
+  const stacks = matrix.length > 0 ? matrix.flatMap((row) => row.STACK ?? []) : [variables.STACK ?? ""];
+  return stacks.map((stack) => name.replaceAll("$STACK", stack));
+}
+
+interface GitHubJob {
+  if?: string;
+  needs?: string | string[];
+  uses?: string;
+  secrets?: unknown;
+  environment?: string | { name: string };
+  strategy?: { matrix?: Record<string, unknown[]> };
+  steps?: { uses?: string }[];
+}
+
+describe("examples/gitops GitHub workflows: supply chain and pull-request secrets", () => {
+  const workflowsDir = join(exampleDir, ".github", "workflows");
+  const files = ["infrastructure.yml", "pulumi-up.yml"];
+  const workflow = (file: string) =>
+    parse(readFileSync(join(workflowsDir, file), "utf8"), { strict: true, uniqueKeys: true }) as {
+      on: Record<string, unknown>;
+      jobs: Record<string, GitHubJob>;
+    };
+
+  it("pins every action by the full commit of a release, its tag in a comment", () => {
+    const lines = files.flatMap((file) =>
+      readFileSync(join(workflowsDir, file), "utf8")
+        .split("\n")
+        .filter((line) => /^\s*(- )?uses:/.test(line))
+        .map((line) => ({ file, line: line.trim().replace(/^- /, "") })),
+    );
+    const remote = lines.filter(({ line }) => !line.startsWith("uses: ./"));
+    expect(remote.length).toBeGreaterThanOrEqual(10);
+    for (const { file, line } of remote) expect(line, file).toMatch(/^uses: [\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+    // the parsed value too (what the runner fetches), not only the line's text
+    for (const file of files) {
+      for (const [name, job] of Object.entries(workflow(file).jobs)) {
+        for (const step of job.steps ?? []) if (step.uses) expect(step.uses, `${file} ${name}`).toMatch(/@[0-9a-f]{40}$/);
+      }
+    }
+  });
+
+  it("runs only the non-prod previews on a pull request, with no prod environment and no inherited secrets", () => {
+    const { on, jobs } = workflow("infrastructure.yml");
+    // pull_request_target would run with the base repository's secrets for forks' pull requests
+    expect(Object.keys(on)).not.toContain("pull_request_target");
+    const needsOf = (job: GitHubJob) => (job.needs === undefined ? [] : [job.needs].flat());
+    const runsOnPullRequest = (name: string): boolean => {
+      const job = jobs[name]!;
+      const own = job.if === undefined || job.if.includes("'pull_request'");
+      return own && needsOf(job).every(runsOnPullRequest);
+    };
+    const onPullRequests = Object.keys(jobs).filter(runsOnPullRequest);
+    expect(onPullRequests).toEqual(["preview"]);
+    for (const name of onPullRequests) {
+      const job = jobs[name]!;
+      expect(job.secrets, name).toBeUndefined();
+      expect(job.uses, name).toBeUndefined();
+      const environment = typeof job.environment === "string" ? job.environment : (job.environment?.name ?? "");
+      const stacks = (job.strategy?.matrix?.stack ?? []) as string[];
+      expect(stacks, name).toEqual(["dev", "staging"]);
+      for (const stack of stacks) expect(environment.replaceAll(`\${{ matrix.stack }}`, stack), name).not.toMatch(/prod/);
+    }
   });
 });

@@ -4,15 +4,19 @@
  * `pulumi plugin install resource svc <version> --file` of the folder and of a tarball of it. Each path runs a
  * program through the engine (up, then destroy). The engine's PATH here holds `node` alone, so the plugin is found
  * only the way each case says. Also: `pulumi package get-schema` on the plugin's executable returns the schema.
+ * Every engine here goes out through a recording proxy that refuses everything (HTTP(S)_PROXY; loopback, where the
+ * emulator is, excepted): "no download is tried" is then checked, not assumed, and no case can reach the network.
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { packRepo } from "../package/packedPackage";
-import { engineBinDir, newTestStack, repoRoot } from "../support/pulumi";
+import { engineBinDir, newTestStack, repoRoot, type TestStack } from "../support/pulumi";
 
 const PROGRAM = `const pulumi = require("@pulumi/pulumi");
 const token = new pulumi.CustomResource("svc:index:AppToken", "installed", { description: "installed plugin", tokenId: undefined, token: undefined });
@@ -27,6 +31,10 @@ describe("installing the plugin from the packed package", () => {
   let nodeOnly: string;
   let emulator: RunningEmulator;
   let version: string;
+  let proxy: Server;
+  let proxyEnv: Record<string, string>;
+  /** Every host an engine asked the proxy for (CONNECT host:port, or a plain request's URL). */
+  const proxied: string[] = [];
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), "pulumi-svc-plugin-install-"));
@@ -42,14 +50,39 @@ describe("installing the plugin from the packed package", () => {
     mkdirSync(nodeOnly);
     symlinkSync(join(repoRoot, "node_modules", ".bin", "node"), join(nodeOnly, "node"));
     emulator = await startEmulator({ quiet: true } as Parameters<typeof startEmulator>[0]);
+    proxy = createServer((req, res) => {
+      proxied.push(req.url ?? "");
+      res.writeHead(403).end();
+    });
+    proxy.on("connect", (req, socket) => {
+      proxied.push(req.url ?? "");
+      socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    proxyEnv = {
+      HTTP_PROXY: proxyUrl,
+      HTTPS_PROXY: proxyUrl,
+      http_proxy: proxyUrl,
+      https_proxy: proxyUrl,
+      NO_PROXY: "127.0.0.1,localhost",
+      no_proxy: "127.0.0.1,localhost",
+    };
   }, 300_000);
   afterAll(async () => {
+    await new Promise((r) => proxy?.close(r));
     await emulator?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 
   /** A stack of the program with `yaml` appended to its Pulumi.yaml, up then destroy; `prepare` runs first. */
-  async function upAndDestroy(name: string, yaml: string, extraPath: string[], prepare?: (env: Record<string, string>) => void): Promise<void> {
+  async function upAndDestroy(
+    name: string,
+    yaml: string,
+    extraPath: string[],
+    prepare?: (env: Record<string, string>) => void,
+    beforeCleanup?: (t: TestStack) => void,
+  ): Promise<void> {
     const dir = join(tmp, `program-${name}`);
     mkdirSync(dir);
     writeFileSync(join(dir, "index.js"), PROGRAM);
@@ -57,7 +90,7 @@ describe("installing the plugin from the packed package", () => {
     const t = await newTestStack(dir, {
       copyProgram: true,
       stackName: name,
-      extraEnv: { PATH: [engineBinDir(), ...extraPath, nodeOnly, "/usr/bin:/bin"].join(":") },
+      extraEnv: { PATH: [engineBinDir(), ...extraPath, nodeOnly, "/usr/bin:/bin"].join(":"), ...proxyEnv },
     });
     try {
       prepare?.(t.env);
@@ -71,12 +104,53 @@ describe("installing the plugin from the packed package", () => {
       expect(up.outputs.tokenId?.value).toMatch(/^\d+_/);
       expect((await t.stack.destroy()).summary.result).toBe("succeeded");
     } finally {
-      await t.cleanup();
+      try {
+        beforeCleanup?.(t);
+      } finally {
+        await t.cleanup();
+      }
     }
   }
 
-  it("without the plugin, the engine fails clearly (no download is tried)", async () => {
-    await expect(upAndDestroy("missing", "", [])).rejects.toThrow(/svc/);
+  it("the proxy sees a download when one is tried (so its silence below means something)", async () => {
+    const before = proxied.length;
+    const home = join(tmp, "home-download");
+    const env = {
+      ...process.env,
+      PATH: [engineBinDir(), nodeOnly, "/usr/bin:/bin"].join(":"),
+      PULUMI_HOME: home,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      ...proxyEnv,
+    };
+    const failed = await new Promise<string>((resolve) =>
+      execFile(join(engineBinDir(), "pulumi"), ["plugin", "install", "resource", "svc", "0.0.1"], { env, encoding: "utf8" }, (error, stdout, stderr) =>
+        resolve(error ? `${stdout}${stderr}` : "installed?"),
+      ),
+    );
+    expect(failed).not.toBe("installed?");
+    expect(proxied.length).toBeGreaterThan(before);
+  }, 120_000);
+
+  it("without the plugin, the engine fails clearly and no download is tried", async () => {
+    const before = proxied.length;
+    let home = "";
+    let failure: unknown;
+    try {
+      await upAndDestroy("missing", "", [], undefined, (t) => {
+        home = join(t.tmp, "home");
+        // What a download would leave in PULUMI_HOME: a plugins/resource-svc-v* folder (or its .partial/.lock).
+        const plugins = join(home, "plugins");
+        expect(existsSync(plugins) ? readdirSync(plugins).filter((f) => f.includes("svc")) : []).toEqual([]);
+      });
+    } catch (error) {
+      failure = error;
+    }
+    expect(home).not.toBe("");
+    const message = String((failure as Error | undefined)?.message);
+    expect(message).toMatch(/pulumi-resource-svc|resource plugin svc|plugin svc/);
+    expect(message).not.toMatch(/download/i);
+    // and the engine asked nobody for anything
+    expect(proxied.slice(before)).toEqual([]);
   }, 120_000);
 
   it("by path in Pulumi.yaml (plugins: providers)", async () => {

@@ -218,6 +218,9 @@ describe("pulumi-svc takeover", () => {
       cliEnv(),
       readFileSync(exportFile, "utf8"),
     );
+    // The plain config file holds the admin secret: gone once read, as a user would delete it (the secret scan at
+    // cleanup searches this folder).
+    rmSync(configFile);
     expect(third.code, third.stderr).toBe(0);
     expect(third.stdout).toContain("To import: 1 app token, 0 webhooks, 0 email templates.");
     const later = JSON.parse(readFileSync(join(t.workDir, "later.json"), "utf8")) as { resources: { name: string }[] };

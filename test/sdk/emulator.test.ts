@@ -94,7 +94,7 @@ describe("sessions", () => {
     const admin = client();
     const handle = await admin.sessions.start();
     const given = client({ ks: handle.ks });
-    await expect(given.appTokens.list()).resolves.toBeDefined();
+    await expect(given.appTokens.list()).resolves.toMatchObject({ objectType: "SvcAppTokenListResponse", objects: expect.any(Array) });
     await admin.sessions.end();
     expect(admin.sessions.current()).toBeUndefined();
     await expect(given.appTokens.list()).rejects.toMatchObject({ code: "SESSION_ERROR" });

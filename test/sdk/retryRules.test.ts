@@ -146,7 +146,9 @@ describe("the client-wide gate", () => {
     const waiting = gate.acquire(controller.signal);
     expect(gate.waiting).toBe(1);
     controller.abort();
-    await expect(waiting).rejects.toBeDefined();
+    // the waiter ends with the caller's own abort reason, nothing else
+    await expect(waiting).rejects.toBe(controller.signal.reason);
+    expect(controller.signal.reason).toMatchObject({ name: "AbortError" });
     expect(gate.waiting).toBe(0);
     held();
     held(); // releasing twice is harmless

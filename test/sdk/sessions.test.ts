@@ -71,17 +71,22 @@ describe("SessionManager", () => {
   it("single-flight: concurrent callers share one mint; it renews before expiry", async () => {
     let now = 1_000_000;
     let mints = 0;
+    // The first mint is held until all ten callers have asked: they are concurrent by construction, not by timing.
+    let letMintFinish!: () => void;
+    const mintMayFinish = new Promise<void>((r) => (letMintFinish = r));
     const manager = new SessionManager({
       mint: async () => {
         mints++;
-        await new Promise((r) => setTimeout(r, 5));
+        await mintMayFinish;
         return { ks: `ks-number-${mints}`, expiresAt: now + 1000_000 };
       },
       end: async () => undefined,
       renewable: true,
       now: () => now,
     });
-    const all = await Promise.all(Array.from({ length: 10 }, () => manager.ks()));
+    const asked = Promise.all(Array.from({ length: 10 }, () => manager.ks()));
+    letMintFinish();
+    const all = await asked;
     expect(new Set(all)).toEqual(new Set(["ks-number-1"]));
     expect(mints).toBe(1);
     now += 850_000; // 15% of the lifetime left: still good

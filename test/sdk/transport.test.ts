@@ -99,8 +99,9 @@ describe("retry rule", () => {
 
   it("retries a create against a real refused loopback port, then fails with NETWORK_ERROR", async () => {
     const url = await listen((_q, s) => s.end());
-    servers.pop()?.close();
-    await new Promise((r) => setTimeout(r, 20));
+    // The port refuses once the server's close has completed (its callback), not after a guessed pause.
+    const closed = servers.pop()!;
+    await new Promise((r) => closed.close(r));
     const events: TransportEvent[] = [];
     const transport = createTransport({ retry: { baseDelayMs: 1, maxDelayMs: 2 }, onEvent: (e) => events.push(e) });
     const error = await transport.request({ url, idempotent: false, maxRetries: 2 }).catch((e: unknown) => e);
@@ -156,11 +157,15 @@ describe("timeouts and cancellation", () => {
   });
 
   it("an AbortSignal cancels the call with ABORTED", async () => {
-    const url = await listen(() => undefined);
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((r) => (arrived = r));
+    const url = await listen(() => arrived());
     const transport = createTransport();
     const controller = new AbortController();
     const pending = transport.request({ url, idempotent: true, signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    // Abort once the server holds the request: the call is in flight, not yet sent or already answered.
+    await requestArrived;
+    controller.abort();
     const error = await pending.catch((e: unknown) => e);
     await transport.close();
     expect(error).toBeInstanceOf(SvcAbortError);
@@ -168,12 +173,21 @@ describe("timeouts and cancellation", () => {
   });
 
   it("cancelling during a backoff wait ends the call", async () => {
-    const { pool, transport } = mocked({ retry: { baseDelayMs: 10_000, maxDelayMs: 10_000 }, random: () => 0.99 });
-    pool.intercept({ path: "/r", method: "POST" }).reply(503, "busy");
     const controller = new AbortController();
+    // The retry event comes right before the 10 s wait starts; aborting in the next microtask lands inside it.
+    // (No second reply is mocked: a wait that ran out would end with another error, not ABORTED.)
+    const { pool, transport, events } = mocked({
+      retry: { baseDelayMs: 10_000, maxDelayMs: 10_000 },
+      random: () => 0.99,
+      onEvent: (e) => {
+        events.push(e);
+        if (e.type === "retry") queueMicrotask(() => controller.abort());
+      },
+    });
+    pool.intercept({ path: "/r", method: "POST" }).reply(503, "busy");
     const pending = transport.request({ url: `${ORIGIN}/r`, idempotent: true, signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toMatchObject({ code: "ABORTED" });
+    expect(events.map((e) => e.type)).toEqual(["request", "response", "retry"]);
   });
 
   it("a closed transport refuses calls with CLIENT_CLOSED", async () => {

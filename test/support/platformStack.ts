@@ -9,8 +9,9 @@ import type { OutputMap } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SvcClient } from "../../sdk";
 import { newTestStack, repoRoot, type TestStack, type TestStackOptions } from "./pulumi";
+import { emulatorSecrets, FIXED_TEST_SECRETS } from "./secretScan";
 
-export const SIGN_SECRET = "e2e-signing-secret-0123456789abcdef";
+export const SIGN_SECRET = FIXED_TEST_SECRETS.e2eSignSecret;
 export const platformProgram = join(repoRoot, "test", "e2e", "fixtures", "platform");
 
 export interface Scenario {
@@ -50,6 +51,8 @@ export const pluginDir = join(repoRoot, "dist", "pulumi-resource-svc");
 export async function platformStack(options: TestStackOptions & { provider?: ProviderKind } = {}): Promise<PlatformStack> {
   const emulator = await startEmulator({ quiet: true, delivery: { maxAttempts: 3, initialDelayMs: 20 } } as Parameters<typeof startEmulator>[0]);
   const t = await newTestStack(platformProgram, { copyProgram: true, ...options });
+  // Every account, token value and signing secret the emulator holds when the stack closes is searched for.
+  t.scan.addSource(() => emulatorSecrets(emulator));
   const usePlugin = async () => {
     // The plugin from the build, by path (the first of the engine's ways to find a plugin).
     appendFileSync(join(t.workDir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: svc\n      path: ${pluginDir}\n`);
@@ -86,10 +89,14 @@ export async function platformStack(options: TestStackOptions & { provider?: Pro
       await control("/stats/reset", {});
     },
     usePlugin,
+    /** Runs the secret scan (it fails the test on a hit), and releases the stack, client and emulator either way. */
     async close() {
-      await t.cleanup();
-      await client.close();
-      await emulator.close();
+      try {
+        await t.cleanup();
+      } finally {
+        await client.close();
+        await emulator.close();
+      }
     },
   };
 }

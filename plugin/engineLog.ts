@@ -1,0 +1,72 @@
+/**
+ * The engine's own log service, as Pulumi's providers use it: the engine starts a plugin with its address as the
+ * argument (after any `--logtostderr`, `-v=N` and `--tracing <url>` flags, as @pulumi/pulumi's provider runtime
+ * parses them), and a provider logs by calling `pulumirpc.Engine/Log` there with the resource's URN. The engine
+ * shows info and warnings with the resource in `pulumi up` and writes debug lines to its log (`-v=9 --logflow`).
+ */
+import * as grpc from "@grpc/grpc-js";
+import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import * as engproto from "@pulumi/pulumi/proto/engine_pb";
+import { type DiagnosticsSink, runOperation, type Severity } from "../provider/core/operationLog";
+
+const SEVERITY: Record<Severity, engproto.LogSeverity> = {
+  debug: engproto.LogSeverity.DEBUG,
+  info: engproto.LogSeverity.INFO,
+  warning: engproto.LogSeverity.WARNING,
+};
+
+/** A log line waits this long for the engine at most: an engine that stopped answering never holds an operation. */
+const LOG_DEADLINE_MS = 5_000;
+
+/** The engine's address among the plugin's arguments (the first one that is not a flag), or undefined. */
+export function engineAddressOf(args: readonly string[]): string | undefined {
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--tracing") {
+      i++;
+      continue;
+    }
+    if (arg.startsWith("-")) continue;
+    positional.push(arg);
+  }
+  return positional[0];
+}
+
+export class EngineLog implements DiagnosticsSink {
+  private readonly client: engrpc.EngineClient;
+
+  constructor(address: string) {
+    this.client = new engrpc.EngineClient(address, grpc.credentials.createInsecure());
+  }
+
+  /** Sends one line; resolves when the engine took it or refused it (a log line never fails an operation). */
+  log(severity: Severity, message: string, urn: string): Promise<void> {
+    const request = new engproto.LogRequest().setSeverity(SEVERITY[severity]).setMessage(message).setUrn(urn);
+    return new Promise((resolve) => {
+      this.client.log(request, new grpc.Metadata(), { deadline: Date.now() + LOG_DEADLINE_MS }, () => resolve());
+    });
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}
+
+type Callback = (error: unknown, value?: unknown, metadata?: grpc.Metadata) => void;
+type Handler<R> = (call: { request: R }, callback: Callback) => void;
+
+/**
+ * A gRPC handler of a resource operation run as one diagnostics scope: what it reports is attached to the request's
+ * URN, and the answer goes back once the engine has its lines (so they are shown with the step, not after it).
+ * Without a sink (no engine address), the handler as it is.
+ */
+export function withDiagnostics<R extends { getUrn(): string }>(sink: DiagnosticsSink | undefined, name: string, handler: Handler<R>): Handler<R> {
+  if (!sink) return handler;
+  return (call, callback) =>
+    runOperation(sink, call.request.getUrn(), name, (finish) =>
+      handler(call, (error, value, metadata) => {
+        void finish().then(() => callback(error, value, metadata));
+      }),
+    );
+}

@@ -1,0 +1,82 @@
+/**
+ * The provider's settings as the plugin receives them (CheckConfig's news, Configure's arguments): each one known,
+ * each of its type, and together a connection that resolves. One check for both methods, so a peer that skips
+ * CheckConfig gets the same answer from Configure. Reasons name the setting and never quote its value.
+ */
+import { ConnectionError, resolveConnection, SETTINGS } from "../provider/core/connection";
+import { isUnknown } from "../provider/core/unknowns";
+import type { Props } from "./properties";
+
+export interface SettingFailure {
+  property: string;
+  reason: string;
+}
+
+type SettingName = keyof typeof SETTINGS;
+
+const isSetting = (key: string): key is SettingName => Object.hasOwn(SETTINGS, key);
+
+/** Keys the engine adds to a provider's inputs (`version`, `__internal`...): never the user's settings. */
+const isEngineKey = (key: string) => key === "version" || key.startsWith("__");
+
+/** Every problem with `settings`; empty when they are usable (unknown values, in preview, are not judged). */
+export function settingsFailures(settings: Props): SettingFailure[] {
+  const failures: SettingFailure[] = [];
+  for (const [key, value] of Object.entries(settings)) {
+    if (isEngineKey(key)) continue;
+    if (!isSetting(key)) {
+      failures.push({ property: key, reason: `unknown setting "${key}"; expected one of: ${Object.keys(SETTINGS).join(", ")}` });
+      continue;
+    }
+    const problem = typeProblem(SETTINGS[key].type, value);
+    // The engine prints a failure's property value beside its reason: a secret setting's failure names it in the text only.
+    const secretSetting = "secret" in SETTINGS[key] && SETTINGS[key].secret;
+    if (problem) failures.push({ property: secretSetting ? "" : key, reason: `${key}: ${problem}` });
+  }
+  if (failures.length > 0 || Object.values(settings).some(isUnknown)) return failures;
+  try {
+    resolveConnection(undefined, lookupOf(settings));
+  } catch (error) {
+    if (!(error instanceof ConnectionError)) throw error;
+    failures.push({ property: "", reason: error.message });
+  }
+  return failures;
+}
+
+/** The settings as the runtime's config lookup ("svc:<name>"); numbers as their text, unknown values as unset. */
+export function lookupOf(settings: Props): (key: string) => string | undefined {
+  return (key) => {
+    const value = settings[key.replace(/^svc:/, "")];
+    return value === undefined || value === null || isUnknown(value) ? undefined : String(value);
+  };
+}
+
+/** The settings the schema marks secret. */
+export function secretSettings(): string[] {
+  return Object.entries(SETTINGS)
+    .filter(([, setting]) => "secret" in setting && setting.secret)
+    .map(([key]) => key);
+}
+
+function typeProblem(type: "string" | "integer" | "boolean", value: unknown): string | undefined {
+  if (value === undefined || value === null || isUnknown(value)) return undefined;
+  // The engine sends config as text or, for the schema's integers and booleans, as numbers and booleans: both are accepted.
+  if (type === "boolean") {
+    if (typeof value === "boolean" || (typeof value === "string" && /^(true|false)$/i.test(value.trim()))) return undefined;
+    return `expected true or false, got ${typeof value === "string" ? "other text" : kindOf(value)}`;
+  }
+  if (type === "integer") {
+    const whole = (typeof value === "number" && Number.isInteger(value)) || (typeof value === "string" && /^-?\d+$/.test(value.trim()));
+    if (whole) return undefined;
+    return `expected a whole number, got ${typeof value === "string" ? "text that is not one" : kindOf(value)}`;
+  }
+  return typeof value === "string" ? undefined : `expected text, got ${kindOf(value)}`;
+}
+
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "string") return "text";
+  if (typeof value === "number") return Number.isInteger(value) ? "a number" : "a number with a fraction";
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,89 @@
+/**
+ * The end of a provider process that the engine stops. When a run ends, and at the second Ctrl-C (termination), the
+ * engine closes its gRPC connection to each provider, sends SIGINT to the provider's process group and kills it 5 s
+ * later (pkg/resource/plugin/plugin.go: Plugin.Close, and the kill function of newPlugin). From that SIGINT on, no
+ * answer of this process reaches the state.
+ *
+ * At the end of a run nothing is in flight and the engine has written every answer. A SIGINT that finds creates
+ * still in flight is a termination: the engine did not wait for them, and it may also have dropped answers it had
+ * received but not yet written (it writes the state once per step, in order; seen here: tokens answered 100 ms before
+ * the second Ctrl-C missing from the state). So every create in flight deletes what it made, and every object this
+ * process created during the run is deleted too: a terminated run leaves nothing it created that the stack might not
+ * know. The recovery step (docs/design.md, "Interrupted runs") drops from the state what was deleted.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { graceSignal, INTERRUPTED_CREATE_GRACE_MS, terminateOperations, withOperationSignal } from "./clients";
+import { recordEvent } from "./telemetry";
+
+/** Creates in flight in this process (their end, clean-up included). */
+const creates = new Set<Promise<unknown>>();
+
+/** An object this process created and answered: how to delete it if the run is terminated. */
+export interface AnsweredCreate {
+  type: string;
+  id: string;
+  remove(): Promise<void>;
+}
+const answered: AnsweredCreate[] = [];
+
+/** Tracks a create until it has settled, so that a stopping process waits for its clean-up. */
+export function trackCreate<T>(create: Promise<T>): Promise<T> {
+  creates.add(create);
+  const untrack = (): void => {
+    creates.delete(create);
+  };
+  create.then(untrack, untrack);
+  return create;
+}
+
+/** Notes an object whose create was answered: deleted if the run is terminated (above). */
+export function noteAnswered(object: AnsweredCreate): void {
+  answered.push(object);
+}
+
+/**
+ * What the SIGINT handler runs: aborts every operation, waits (bounded) until the creates in flight have deleted what
+ * they made, and, when creates were in flight (a termination), deletes the objects answered during the run.
+ */
+export async function settleBeforeExit(): Promise<void> {
+  const terminated = creates.size > 0;
+  terminateOperations();
+  await bounded(Promise.allSettled([...creates]));
+  if (!terminated) return;
+  const grace = graceSignal();
+  await bounded(
+    Promise.allSettled(
+      answered.splice(0).map(async (object) => {
+        const cause = "the engine stopped this process in the middle of the run";
+        try {
+          await withOperationSignal(grace, object.remove);
+          recordEvent({ type: "interrupted", resource: object.type, outcome: "rolledBack", id: object.id, cause });
+        } catch {
+          recordEvent({ type: "interrupted", resource: object.type, outcome: "unknown", id: object.id, cause });
+        }
+      }),
+    ),
+  );
+}
+
+/** Waits for `work`, at most a little more than the grace (the work is bounded by it too). */
+async function bounded(work: Promise<unknown>): Promise<void> {
+  const timer = new AbortController();
+  await Promise.race([work, sleep(INTERRUPTED_CREATE_GRACE_MS + 250, undefined, { signal: timer.signal }).catch(() => undefined)]);
+  timer.abort();
+}
+
+/** Called once by the process's entry point (the plugin's main, the dynamic provider's runtime). */
+export function exitAfterSettlingOnSigint(): void {
+  let stopping = false;
+  process.on("SIGINT", () => {
+    if (stopping) return;
+    stopping = true;
+    void settleBeforeExit().finally(() => process.exit(0));
+  });
+}
+
+/** For tests: forget what was answered. */
+export function resetTerminationForTests(): void {
+  answered.splice(0);
+}

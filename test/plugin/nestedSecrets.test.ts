@@ -1,0 +1,74 @@
+/**
+ * Secrets nested in inputs, through the real engine and the built plugin: a secret inside an object
+ * (`keepers.rotation`) or a list (a recipient, a content parameter) stays a secret in the state, in
+ * `pulumi stack export` and in the files of the backend, and a preview of a change to it shows `[secret]`.
+ * The program is the one the wire replay records (test/plugin/wire/fixtures/program).
+ */
+import { execFile } from "node:child_process";
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../emulator";
+import { pluginDir } from "../support/platformStack";
+import { backendFilesText, engineBinDir, newTestStack, type TestStack } from "../support/pulumi";
+
+const NESTED_SECRETS = ["fake-nested-rotation-1", "fake-secret-recipient@example.com", "fake-secret-parameter-value", "fake-wire-signing-secret-0001"];
+const SIG = "4dabf18193072939515e22adb298388d";
+
+describe("nested secrets through the engine (plugin)", () => {
+  let emulator: RunningEmulator;
+  let t: TestStack;
+  beforeAll(async () => {
+    emulator = await startEmulator({ quiet: true });
+    t = await newTestStack(join(__dirname, "wire", "fixtures", "program"), { copyProgram: true });
+    appendFileSync(join(t.workDir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: svc\n      path: ${pluginDir}\n`);
+    await t.stack.setAllConfig({
+      "svc:baseUrl": { value: emulator.baseUrl },
+      "svc:partnerId": { value: String(emulator.partnerId) },
+      "svc:adminSecret": { value: emulator.adminSecret, secret: true },
+      signSecret: { value: "fake-wire-signing-secret-0001", secret: true },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.cleanup();
+    await emulator?.close();
+  });
+
+  it("keeps them secret in the state, the export and the backend's files", async () => {
+    const up = await t.stack.up();
+    expect(up.summary.resourceChanges).toMatchObject({ create: 4 });
+    for (const value of NESTED_SECRETS) expect(up.stdout).not.toContain(value);
+    // The CLI's `pulumi stack export` (the Automation API's exportStack shows secrets).
+    const exported = (
+      await promisify(execFile)(join(engineBinDir(), "pulumi"), ["stack", "export", "--stack", "test"], { cwd: t.workDir, env: { ...process.env, ...t.env } })
+    ).stdout;
+    const files = backendFilesText(t.backendDir);
+    for (const value of NESTED_SECRETS) {
+      expect(exported, value).not.toContain(value);
+      expect(files, value).not.toContain(value);
+    }
+    // Each resource's inputs and outputs in the state hold the secrets as ciphertext, at their paths.
+    const resources = JSON.parse(exported).deployment.resources as { type: string; inputs?: any; outputs?: any }[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const token = resources.find((r) => r.type === "svc:index:AppToken")!;
+    const email = resources.find((r) => r.type === "svc:index:EmailNotificationTemplate")!;
+    for (const props of [token.inputs, token.outputs]) {
+      expect(props.keepers.rotation).toMatchObject({ [SIG]: "1b47061264138c4ac30d75fd1eb44270", ciphertext: expect.any(String) });
+      expect(props.keepers.plain).toBe("visible");
+    }
+    for (const props of [email.inputs, email.outputs]) {
+      expect(props.to[1].email).toHaveProperty("ciphertext");
+      expect(props.to[0].email).toBe("editors@example.com");
+      expect(props.contentParameters[1].value).toHaveProperty("ciphertext");
+    }
+  }, 180_000);
+
+  it("shows a change of a nested secret as [secret] in a preview's diff", async () => {
+    await t.stack.setConfig("rotation", { value: "fake-nested-rotation-2" });
+    const preview = await t.stack.preview({ diff: true });
+    expect(preview.changeSummary).toMatchObject({ replace: 1 });
+    expect(preview.stdout).toMatch(/keepers/);
+    expect(preview.stdout).toMatch(/\[secret\]/);
+    for (const value of [...NESTED_SECRETS, "fake-nested-rotation-2"]) expect(preview.stdout, value).not.toContain(value);
+  }, 180_000);
+});

@@ -1,0 +1,77 @@
+/**
+ * The plugin's secret paths: every secret that comes in, at any depth, is wrapped again at the same path in what
+ * goes back, or at the deepest part of that path that still exists when the answer is shaped differently.
+ */
+import { describe, expect, it } from "vitest";
+import { keyPaths, secret, secretPaths, unwrapSecrets, wrapSecretPaths } from "../../plugin/properties";
+
+const SIG = "4dabf18193072939515e22adb298388d";
+
+describe("secretPaths", () => {
+  it("finds secrets at the top level, in objects and in arrays", () => {
+    const props = {
+      description: "plain",
+      signSecret: secret("top-level-fake"),
+      keepers: { rotation: secret("fake-rotation"), plain: "x" },
+      to: [{ email: "a@example.com" }, { email: secret("b@example.com"), name: "B" }],
+      tags: ["a", secret("fake-tag")],
+    };
+    expect(secretPaths(props)).toEqual([["signSecret"], ["keepers", "rotation"], ["to", 1, "email"], ["tags", 1]]);
+  });
+
+  it("lists only the outermost of nested secrets", () => {
+    expect(secretPaths({ keepers: secret({ rotation: secret("inner-fake"), other: "x" }) })).toEqual([["keepers"]]);
+    expect(secretPaths({ a: secret(secret("twice")) })).toEqual([["a"]]);
+  });
+
+  it("finds nothing in plain or absent properties", () => {
+    expect(secretPaths({ a: 1, b: [1, { c: null }], d: { e: "x" } })).toEqual([]);
+    expect(secretPaths(undefined)).toEqual([]);
+  });
+});
+
+describe("wrapSecretPaths", () => {
+  it("wraps each path and round-trips what came in", () => {
+    const incoming = {
+      keepers: { rotation: secret("fake-rotation"), plain: "x" },
+      to: [{ email: "a@example.com" }, { email: secret("b@example.com"), name: "B" }],
+      contentParameters: [{ key: "k", value: secret("fake-value") }],
+    };
+    const plain = unwrapSecrets(incoming) as Record<string, unknown>;
+    expect(wrapSecretPaths(plain, secretPaths(incoming))).toEqual(incoming);
+  });
+
+  it("wraps top-level keys (the schema's secret fields) and leaves absent ones out", () => {
+    expect(wrapSecretPaths({ token: "t", description: "d" }, keyPaths(["token", "signSecret"]))).toEqual({ token: secret("t"), description: "d" });
+  });
+
+  it("wraps the nearest existing ancestor when the path is missing in what goes back", () => {
+    const paths = [
+      ["to", 3, "email"],
+      ["keepers", "rotation"],
+      ["contentParameters", 0, "value"],
+    ] as const;
+    const out = wrapSecretPaths({ to: [{ email: "a@example.com" }], keepers: "reshaped to text", contentParameters: [{ key: "k" }] }, paths);
+    expect(out).toEqual({ to: secret([{ email: "a@example.com" }]), keepers: secret("reshaped to text"), contentParameters: [secret({ key: "k" })] });
+  });
+
+  it("does not treat an index as a key or a key as an index", () => {
+    expect(wrapSecretPaths({ a: { "0": "x" } }, [["a", 0]])).toEqual({ a: secret({ "0": "x" }) });
+    expect(wrapSecretPaths({ a: ["x"] }, [["a", "0"]])).toEqual({ a: secret(["x"]) });
+  });
+
+  it("wraps nothing when the top-level property is gone, and never wraps twice", () => {
+    expect(wrapSecretPaths({ b: 1 }, [["a", "x"]])).toEqual({ b: 1 });
+    const out = wrapSecretPaths({ keepers: { rotation: "r" } }, [["keepers", "rotation"], ["keepers"], ["keepers"]]);
+    expect(out).toEqual({ keepers: secret({ rotation: "r" }) });
+    const already = wrapSecretPaths({ a: secret({ b: "x" }) }, [["a", "b"]]);
+    expect(already).toEqual({ a: secret({ b: "x" }) });
+    expect(JSON.stringify(already).split(SIG).length - 1).toBe(1);
+  });
+
+  it("leaves the value it is given untouched", () => {
+    const props = { keepers: { rotation: "r" } };
+    wrapSecretPaths(props, [["keepers", "rotation"]]);
+    expect(props).toEqual({ keepers: { rotation: "r" } });
+  });
+});
