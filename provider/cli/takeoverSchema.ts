@@ -1,12 +1,13 @@
 /**
- * The plugin's package schema (plugin/schema.ts, the one `pulumi package get-schema` serves and the SDKs are
- * generated from) as the takeover writers read it: a resource's input properties, their types, the object and enum
- * types they refer to, and each language's package name. A writer renders a value by walking its property's type,
- * so a field added to a definition, or a type made an enum or an object, is written correctly in every language
- * without a change here.
+ * The plugin's package schema (plugin/schema.json: what `pulumi package get-schema` serves and the SDKs are
+ * generated from; a test keeps it in step with the definitions) as the takeover writers read it: a resource's input
+ * properties, their types, the object and enum types they refer to, and each language's package name. A writer
+ * renders a value by walking its property's type, so a field added to a definition, or a type made an enum or an
+ * object, is written correctly in every language without a change here. The file is read, not imported: the
+ * provider does not import the plugin (test/architecture), and the file ships in the package at the same place.
  */
-import { packageSchema } from "../../plugin/schema";
-import { DEFINITIONS } from "../definitions";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { untrusted } from "./asciiLiteral";
 
 export interface PropertySpec {
@@ -43,7 +44,20 @@ export interface ValueSyntax {
   enumValue(name: string, rendered: string): string;
 }
 
-export const schemaView = (): SchemaView => packageSchema(DEFINITIONS) as unknown as SchemaView;
+/** plugin/schema.json of this package, found above this file (the repository, or the installed package). */
+function schemaFile(): string {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    const file = join(dir, "plugin", "schema.json");
+    if (existsSync(file) && existsSync(join(dir, "package.json"))) return file;
+  }
+  throw new Error(`plugin/schema.json of pulumi-svc was not found above ${__dirname}: the package is incomplete`);
+}
+
+let cached: SchemaView | undefined;
+export function schemaView(): SchemaView {
+  cached ??= JSON.parse(readFileSync(schemaFile(), "utf8")) as SchemaView;
+  return cached;
+}
 
 /** The short name of a type token: `EmailRecipient` for `#/types/svc:index:EmailRecipient`. */
 export const typeName = (ref: string): string => ref.slice(ref.lastIndexOf(":") + 1);

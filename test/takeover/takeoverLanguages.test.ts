@@ -1,16 +1,15 @@
 /**
  * `pulumi-svc takeover --language python|go|yaml` on an account a team left: 100 app tokens, 20 webhooks and 10 email
  * templates, a tenth of the tokens and a quarter of the templates disabled. Per language, one stack on one emulator
- * seeded once: the command (run as users run it: a child process bundled from provider/cli/main.ts) writes the import
+ * seeded once: the command (run as users run it: the package's bin, dist/provider/cli/main.js) writes the import
  * file and the program; one `pulumi import --file` adopts everything through the native plugin; the written program
  * then previews with no change (Python on the Python host with the generated SDK; YAML on the YAML host; Go through
  * the Automation API, no Go language host being served here). TypeScript is test/plugin/takeover.test.ts.
  */
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppTokenStatus, TemplateStatus, TemplateType } from "../../contract/platform";
 import { type RunningEmulator, startEmulator } from "../../emulator";
@@ -67,17 +66,9 @@ describe("pulumi-svc takeover in Python, Go and YAML", () => {
       CGO_ENABLED: "0",
     };
 
-    cli = join(tmp, "pulumi-svc.js");
-    await build({
-      entryPoints: [join(repoRoot, "provider/cli/main.ts")],
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      target: "node22",
-      mainFields: ["module", "main"],
-      outfile: cli,
-      logLevel: "error",
-    });
+    // The command as the package installs it (its bin): the build's dist/, which reads plugin/schema.json beside it.
+    cli = join(repoRoot, "dist", "provider", "cli", "main.js");
+    expect(existsSync(cli), "the build's command line: run npm run build").toBe(true);
 
     // Tokens with repeated, missing and varied settings; every tenth disabled (the platform's status 1: the API has
     // no call that disables a token, so the emulator's record is changed).

@@ -13,7 +13,12 @@ import { parse } from "yaml";
 import { pythonName } from "../../provider/cli/takeoverPython";
 import type { Candidate } from "../../provider/cli/takeoverListing";
 import { declaredInputs } from "../../provider/cli/takeoverCode";
+import type { Declaration } from "../../provider/cli/takeoverDeclarations";
+import { goProgram } from "../../provider/cli/takeoverGo";
+import type { SchemaView } from "../../provider/cli/takeoverSchema";
+import { pythonProgram } from "../../provider/cli/takeoverPython";
 import { programFor } from "../../provider/cli/takeoverWriters";
+import { yamlProgram } from "../../provider/cli/takeoverYaml";
 import { appToken, emailNotificationTemplate, httpNotificationTemplate } from "../../provider/definitions";
 import { repoRoot } from "../../scripts/engineEnv";
 
@@ -194,4 +199,51 @@ describe("takeover's Python, Go and YAML programs from hostile platform values",
       programFor("yaml", [token, { ...mail, inputs: { ...mail.inputs, to: [{ "fn::readFile": "/etc/passwd", email: "a@example.com" }] } }], header),
     ).toThrow(`the map key "fn::readFile" would be a Pulumi YAML function call; takeover wrote nothing`);
   });
+
+  it("follows the schema's named types: an enum as its type, objects as their Args, lists of them, in every language", async () => {
+    // A schema with the typed fields a definition may get (enums, object types): the writers read them from the schema.
+    const schema: SchemaView = {
+      language: { python: { packageName: "pulumi_svc" }, go: { importBasePath: "github.com/pulumi-svc/pulumi-svc/sdk/go/svc" } },
+      types: {
+        "svc:index:HashType": { type: "string", enum: ["SHA1", "SHA256"] },
+        "svc:index:EmailRecipient": { type: "object", properties: { email: { type: "string" }, name: { type: "string" } } },
+      },
+      resources: {
+        "svc:index:Thing": {
+          inputProperties: {
+            hashType: { $ref: "#/types/svc:index:HashType" },
+            to: { type: "array", items: { $ref: "#/types/svc:index:EmailRecipient" } },
+            owner: { $ref: "#/types/svc:index:EmailRecipient" },
+            tags: { type: "object", additionalProperties: { type: "string" } },
+          },
+        },
+      },
+    };
+    const thing: Declaration = {
+      type: "Thing",
+      token: "svc:index:Thing",
+      id: "1",
+      name: "thing",
+      hasSignSecret: false,
+      inputs: { hashType: "SHA1", to: [{ email: "a@example.com", name: HOSTILE_LINE }], owner: { email: "o@example.com" }, tags: { "k\u00e9y": "v" } },
+    };
+    const go = goProgram(schema, [thing], header, "program");
+    expect(go).toContain('HashType: svc.HashType("SHA1"),');
+    expect(go).toContain('To: svc.EmailRecipientArray{svc.EmailRecipientArgs{Email: pulumi.String("a@example.com"), Name: pulumi.String(');
+    expect(go).toContain('Owner: svc.EmailRecipientArgs{Email: pulumi.String("o@example.com")},');
+    expect(go).toContain('Tags: pulumi.StringMap{"k\\u00e9y": pulumi.String("v")},');
+    const reader = join(repoRoot, "test", "takeover", "goliterals", "main.go");
+    const read = JSON.parse(await run("go", ["run", reader], go, join(repoRoot, "test", "takeover", "goliterals")));
+    expect(read.strings).toContain(HOSTILE_LINE);
+    const python = pythonProgram(schema, [thing], header);
+    expect(python).toContain('    hash_type="SHA1",');
+    expect(python).toContain('    to=[svc.EmailRecipientArgs(email="a@example.com", name=');
+    expect(python).toContain('    owner=svc.EmailRecipientArgs(email="o@example.com"),');
+    await run("python3", ["-c", "import ast, sys; ast.parse(sys.stdin.read())"], python);
+    const yaml = parse(yamlProgram(schema, [thing], header)) as { resources: Record<string, { properties: Record<string, unknown> }> };
+    // Pulumi YAML reads `$$` as `$`.
+    expect(JSON.parse(JSON.stringify(yaml.resources.thing!.properties).replaceAll("$$", "$"))).toEqual(thing.inputs);
+    // A value outside the enum is refused, naming the field.
+    expect(() => goProgram(schema, [{ ...thing, inputs: { hashType: "MD5" } }], header)).toThrow('Thing 1: hashType: expected one of ["SHA1","SHA256"]');
+  }, 60_000);
 });
