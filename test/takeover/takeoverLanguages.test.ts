@@ -4,10 +4,11 @@
  * seeded once: the command (run as users run it: the package's bin, dist/provider/cli/main.js) writes the import
  * file and the program; one `pulumi import --file` adopts everything through the native plugin; the written program
  * then previews with no change (Python on the Python host with the generated SDK; YAML on the YAML host; Go through
- * the Automation API, no Go language host being served here). TypeScript is test/plugin/takeover.test.ts.
+ * the Automation API, no Go language host being served here; TypeScript on the Node.js host, on `pulumi-svc/native`).
+ * test/plugin/takeover.test.ts follows TypeScript further (tsc, a second run that finds nothing, names).
  */
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,7 +27,7 @@ const SIGN_SECRET = "takeover-languages-signing-0123456789";
 const HASHES = ["SHA1", "SHA256", "SHA512"] as const;
 const pluginDir = join(repoRoot, "dist", "pulumi-resource-svc");
 
-describe("pulumi-svc takeover in Python, Go and YAML", () => {
+describe("pulumi-svc takeover in TypeScript, Python, Go and YAML", () => {
   let emulator: RunningEmulator;
   let client: SvcClient;
   let tmp: string;
@@ -127,11 +128,18 @@ describe("pulumi-svc takeover in Python, Go and YAML", () => {
   });
 
   /** A project of the native plugin in `language`, its `test` stack set to reach the emulator. */
-  async function project(language: string, runtime: string): Promise<{ dir: string; name: string; pulumi: (...args: string[]) => Promise<string> }> {
+  async function project(
+    language: string,
+    runtime: string,
+    main?: string,
+  ): Promise<{ dir: string; name: string; pulumi: (...args: string[]) => Promise<string> }> {
     const name = `takeover-${language}`;
     const dir = join(tmp, language);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: ${runtime}\nplugins:\n  providers:\n    - name: svc\n      path: ${pluginDir}\n`);
+    writeFileSync(
+      join(dir, "Pulumi.yaml"),
+      `name: ${name}\nruntime: ${runtime}\n${main ? `main: ${main}\n` : ""}plugins:\n  providers:\n    - name: svc\n      path: ${pluginDir}\n`,
+    );
     const pulumi = (...args: string[]) => exec("pulumi", [...args, "--non-interactive"], dir);
     await pulumi("stack", "init", "test");
     await pulumi("config", "set", "svc:baseUrl", emulator.baseUrl);
@@ -190,6 +198,22 @@ describe("pulumi-svc takeover in Python, Go and YAML", () => {
     const preview = await timed("python.preview", () => p.pulumi("preview", "--json", "--expect-no-changes"));
     expect(JSON.parse(preview).changeSummary).toEqual({ same: ALL + 1 });
     for (const secret of secrets) expect(backendFilesText(join(tmp, "backend")).includes(secret)).toBe(false);
+  }, 600_000);
+
+  it("TypeScript: the written index.ts (on pulumi-svc/native) previews clean after the import", async () => {
+    const p = await project("typescript", "nodejs", "index.ts");
+    // The repository's node_modules, where pulumi-svc is this package (test/plugin/takeover.test.ts does the same).
+    symlinkSync(join(repoRoot, "node_modules"), join(p.dir, "node_modules"), "dir");
+    writeFileSync(
+      join(p.dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { target: "ES2022", module: "Node16", moduleResolution: "Node16", strict: true, skipLibCheck: true, types: ["node"] },
+      }),
+    );
+    const program = await takeoverAndImport("typescript", p.dir, "index.ts", p.pulumi);
+    expect(program).toContain('import * as svc from "pulumi-svc/native";');
+    const preview = await timed("typescript.preview", () => p.pulumi("preview", "--json", "--expect-no-changes"));
+    expect(JSON.parse(preview).changeSummary).toEqual({ same: ALL + 1 });
   }, 600_000);
 
   it("YAML: the written Main.yaml previews clean after the import", async () => {
