@@ -29,6 +29,7 @@ export default defineConfig({
       "test/diagnostics/engineLog.test.ts",
       "test/upgrade/stateMigration.test.ts",
       "test/functions/**/*.test.ts",
+      "test/policy/rules.test.ts",
     ],
     exclude: [
       // Read the built package (dist/) or start child processes.

@@ -154,7 +154,10 @@ export class SvcProviderServer {
   /** A provider function (getAppToken, ...): plugin/invoke.ts. */
   invoke(call: Call<provproto.InvokeRequest>, callback: Callback<provproto.InvokeResponse>): void {
     const unknown = this.invoker.unknown(call.request.getTok());
-    if (unknown) return callback({ code: grpc.status.UNIMPLEMENTED, details: unknown });
+    if (unknown) {
+      callback({ code: grpc.status.UNIMPLEMENTED, details: unknown });
+      return;
+    }
     respond(callback, () => this.invoker.invoke(call.request));
   }
 

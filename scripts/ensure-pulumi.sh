@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Makes the Pulumi engine available: the `pulumi` CLI, the Node.js language host `pulumi-language-nodejs`, and the
-# dynamic provider host script `pulumi-resource-pulumi-nodejs`, all in one bin directory.
+# Makes the Pulumi engine available: the `pulumi` CLI, the Node.js language host `pulumi-language-nodejs`, the
+# dynamic provider host script `pulumi-resource-pulumi-nodejs` and the policy pack launcher `pulumi-analyzer-policy`
+# (scripts/pulumi-analyzer-policy: what `pulumi preview --policy-pack` runs for a Node.js pack), all in one bin directory.
 #
 # The CLI's installer cannot download binaries here, so the engine is built from Pulumi's Go modules (wrapper
 # modules in scripts/pulumi-engine/) and cached outside the clone, keyed by version. A compatible `pulumi` already on
@@ -28,6 +29,7 @@ sdk_go=$(sed -n 's|^[[:space:]]*\(require \)\{0,1\}github.com/pulumi/pulumi/sdk/
   { say "the engine (v$version, scripts/pulumi-engine/cli/go.mod) is older than @pulumi/pulumi $sdk_version: the engine must be at least the SDK's version"; exit 1; }
 
 dynamic_host="$root/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+policy_launcher="$root/scripts/pulumi-analyzer-policy"
 record() { # $1 = bin dir
   mkdir -p node_modules
   printf '%s\n' "$1" > node_modules/.pulumi-svc-engine
@@ -40,6 +42,7 @@ if command -v pulumi >/dev/null 2>&1 && command -v pulumi-language-nodejs >/dev/
     bin=$(dirname "$(command -v pulumi)")
     if [ -x "$bin/pulumi-resource-pulumi-nodejs" ] || command -v pulumi-resource-pulumi-nodejs >/dev/null 2>&1; then
       say "using pulumi v$version from PATH ($bin)"
+      command -v pulumi-analyzer-policy >/dev/null 2>&1 || say "no pulumi-analyzer-policy on PATH: policy packs (docs/policy.md) need it beside pulumi ($policy_launcher)"
       record "$bin"; exit 0
     fi
   fi
@@ -51,6 +54,7 @@ key=$(cat scripts/pulumi-engine/cli/go.sum scripts/pulumi-engine/lang/go.sum | s
 bin="$cache_root/v$version-$key/bin"
 if [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ] && [ "$("$bin/pulumi" version 2>/dev/null)" = "v$version" ]; then
   [ -x "$bin/pulumi-resource-pulumi-nodejs" ] || install -m 755 "$dynamic_host" "$bin/pulumi-resource-pulumi-nodejs"
+  cmp -s "$policy_launcher" "$bin/pulumi-analyzer-policy" || install -m 755 "$policy_launcher" "$bin/pulumi-analyzer-policy"
   record "$bin"; exit 0
 fi
 
@@ -75,6 +79,7 @@ got=$("$tmp/pulumi" version)
 [ "$got" = "v$version" ] || { say "built pulumi reports '$got', expected v$version"; exit 1; }
 # The dynamic provider host is a small script that resolves @pulumi/pulumi from the project it runs in: copied, it serves every clone.
 install -m 755 "$dynamic_host" "$tmp/pulumi-resource-pulumi-nodejs"
+install -m 755 "$policy_launcher" "$tmp/pulumi-analyzer-policy"
 rm -rf "$bin"; mv "$tmp" "$bin"; trap - EXIT
 say "built in $(( $(date +%s) - start ))s"
 record "$bin"

@@ -53,3 +53,25 @@ export function untrusted(text: string, max = 60): string {
 export function displayed(text: string, max = 60): string {
   return text.length <= max && /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(text) ? text : untrusted(text, max);
 }
+
+/**
+ * A double-quoted string literal, printable ASCII only, that Python, Go and YAML all read back as `text`: `\"`, `\\`,
+ * `\n`, `\r`, `\t`, `\uXXXX` for other characters of the Basic Multilingual Plane and `\UXXXXXXXX` above it (the three
+ * languages read a JSON-style surrogate pair as two invalid characters, so JSON's escapes do not serve here). Text with
+ * a lone surrogate has no such literal and is refused (the takeover grammar refuses it before this).
+ */
+export function quotedCodePoints(text: string): string {
+  let out = '"';
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if (char === '"' || char === "\\") out += `\\${char}`;
+    else if (char === "\n") out += "\\n";
+    else if (char === "\r") out += "\\r";
+    else if (char === "\t") out += "\\t";
+    else if (code >= 0x20 && code <= 0x7e) out += char;
+    else if (code >= 0xd800 && code <= 0xdfff) throw new Error(`${untrusted(text)} holds a lone surrogate: it has no literal`);
+    else if (code <= 0xffff) out += `\\u${code.toString(16).padStart(4, "0")}`;
+    else out += `\\U${code.toString(16).padStart(8, "0")}`;
+  }
+  return `${out}"`;
+}

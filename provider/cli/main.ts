@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
  * pulumi-svc: the package's command line.
- *   pulumi-svc takeover [--state <export.json|->] [--import-file import.json] [--code index.ts]
- * lists an account's active app tokens and custom webhook templates that a stack does not manage yet, and writes
- * Pulumi's import file and the TypeScript program that declares them (docs/takeover.md).
+ *   pulumi-svc takeover [--language typescript|python|go|yaml] [--state <export.json|->] [--import-file import.json]
+ *                       [--code <file>] [--include-disabled]
+ * lists an account's app tokens, webhook and email templates that a stack does not manage yet (active ones; disabled
+ * ones too with --include-disabled), and writes Pulumi's import file and the program that declares them, in the
+ * language asked for (docs/takeover.md).
  * The connection is the provider's: the `svc:*` keys of `--config` (the output of `pulumi config --json
  * --show-secrets`), then the SVC_* variables, which the flags override (a flag also wins over `--config`). Secrets
  * are taken from the file or the environment only (never from flags, which other users of the machine can see), and
@@ -20,8 +22,10 @@ import { resolveConnection, SETTINGS } from "../core/connection";
 import { displayed } from "./asciiLiteral";
 import { parseJsonInput } from "./jsonInput";
 import { writePrivateFiles } from "./privateFiles";
-import { importFile, programCode } from "./takeoverCode";
+import { importFile } from "./takeoverCode";
+import { isGoPackageName } from "./takeoverGo";
 import { listCandidates, type Managed, managedBy } from "./takeoverListing";
+import { DEFAULT_CODE_FILE, type Language, LANGUAGES, programFor } from "./takeoverWriters";
 
 interface TakeoverOptions {
   baseUrl?: string;
@@ -31,7 +35,11 @@ interface TakeoverOptions {
   config?: string;
   state?: string;
   importFile: string;
-  code: string;
+  /** Default: the language's usual file (DEFAULT_CODE_FILE). */
+  code?: string;
+  language?: Language;
+  goPackage?: string;
+  includeDisabled?: boolean;
   force?: boolean;
 }
 
@@ -74,6 +82,12 @@ async function configLookup(path: string | undefined): Promise<(key: string) => 
 
 export async function takeover(options: TakeoverOptions, out: (line: string) => void = console.log): Promise<{ imported: number }> {
   if (options.state === "-" && options.config === "-") throw new Error("--state and --config cannot both be read from standard input");
+  const language = options.language ?? "typescript";
+  if (!LANGUAGES.includes(language)) throw new Error(`--language ${JSON.stringify(language)}: expected one of ${LANGUAGES.join(", ")}`);
+  const goPackage = options.goPackage ?? "main";
+  if (options.goPackage !== undefined && language !== "go") throw new Error("--go-package is for --language go");
+  if (!isGoPackageName(goPackage)) throw new Error(`--go-package ${JSON.stringify(goPackage)}: expected a Go package name (lower-case letters, digits, _)`);
+  const codeFile = options.code ?? DEFAULT_CODE_FILE[language];
   // The flags and the SVC_* variables are one source, the command line's: `--base-url` and `--partner-id` name the
   // account whose secret SVC_ADMIN_SECRET (or SVC_APP_TOKEN with `--app-token-id`) holds. A flag overrides the
   // variable and the `--config` key of its name.
@@ -100,13 +114,16 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
     ? managedBy(parseJsonInput(await readInput(options.state), inputName("--state", options.state)))
     : { ids: [], names: new Map() };
   const started = performance.now();
-  const listing = await listCandidates(account.partnerId, managed);
+  const listing = await listCandidates(account.partnerId, managed, { includeDisabled: options.includeDisabled === true });
   const listedMs = Math.round(performance.now() - started);
   const tokens = listing.candidates.filter((c) => c.definition.type === "AppToken").length;
-  const templates = listing.candidates.length - tokens;
+  const webhooks = listing.candidates.filter((c) => c.definition.type === "HttpNotificationTemplate").length;
+  const emails = listing.candidates.length - tokens - webhooks;
+  const found = listing.candidates.length + listing.managedCount + listing.skipped.length + listing.disabledCount;
   out(
-    `partner ${account.partnerId}: ${listing.candidates.length + listing.managedCount + listing.skipped.length} objects (listed in ${listedMs} ms), ${listing.managedCount} already managed by the stack, ${listing.skipped.length} skipped`,
+    `partner ${account.partnerId}: ${found} objects (listed in ${listedMs} ms), ${listing.managedCount} already managed by the stack, ${listing.skipped.length} skipped`,
   );
+  if (listing.disabledCount > 0) out(`  ${plural(listing.disabledCount, "disabled object")} left out (--include-disabled takes them)`);
   for (const skipped of listing.skipped) out(`  skipped ${skipped.type} ${displayed(skipped.id)}: ${skipped.reason}`);
   if (listing.candidates.length === 0) {
     out("Nothing to import.");
@@ -116,17 +133,20 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
   const files = [
     { path: options.importFile, text: `${JSON.stringify(importFile(listing.candidates), null, 2)}\n` },
     {
-      path: options.code,
-      text: programCode(listing.candidates, {
-        partnerId: account.partnerId,
-        baseUrl: withoutUserInfo(account.baseUrl),
-        importFile: basename(options.importFile),
-      }),
+      path: codeFile,
+      text: programFor(
+        language,
+        listing.candidates,
+        { partnerId: account.partnerId, baseUrl: withoutUserInfo(account.baseUrl), importFile: basename(options.importFile) },
+        { goPackage },
+      ),
     },
   ];
   await writePrivateFiles(files, { overwrite: options.force === true });
-  out(`To import: ${plural(tokens, "app token")}, ${plural(templates, "webhook")}. Wrote ${options.importFile} and ${options.code}.`);
-  out(`Next: pulumi import --file ${options.importFile} --generate-code=false, then merge ${options.code} into the program; pulumi preview shows no change.`);
+  out(
+    `To import: ${plural(tokens, "app token")}, ${plural(webhooks, "webhook")}, ${plural(emails, "email template")}. Wrote ${options.importFile} and ${codeFile}.`,
+  );
+  out(`Next: pulumi import --file ${options.importFile} --generate-code=false, then merge ${codeFile} into the program; pulumi preview shows no change.`);
   return { imported: listing.candidates.length };
 }
 
@@ -134,7 +154,10 @@ export const program = new Command("pulumi-svc").description("pulumi-svc: Pulumi
 
 program
   .command("takeover")
-  .description("list an account's app tokens and webhooks a stack does not manage; write Pulumi's import file and the TypeScript program for them")
+  .description(
+    "list an account's app tokens, webhooks and email templates a stack does not manage; write Pulumi's import file and the program for them (TypeScript, Python, Go or YAML)",
+  )
+  .addOption(new Option("--language <language>", "the program's language").choices([...LANGUAGES]).default("typescript"))
   .addOption(new Option("--base-url <url>", "the platform's api_v3 root (else svc:baseUrl of --config, else SVC_BASE_URL)"))
   .addOption(new Option("--partner-id <n>", "the account's partner id (else svc:partnerId, else SVC_PARTNER_ID)"))
   .addOption(new Option("--app-token-id <id>", "authenticate with this app token (its value: svc:appToken or SVC_APP_TOKEN)"))
@@ -147,7 +170,9 @@ program
   )
   .addOption(new Option("--state <file>", "the stack's `pulumi stack export` (what it manages is left out), or - for stdin"))
   .addOption(new Option("--import-file <file>", "where to write Pulumi's import file").default("import.json"))
-  .addOption(new Option("--code <file>", "where to write the TypeScript program").default("index.ts"))
+  .addOption(new Option("--code <file>", "where to write the program (default index.ts, __main__.py, main.go or Main.yaml, by language)"))
+  .addOption(new Option("--go-package <name>", "the Go file's package: main (default; with func main) or yours, whose code calls Takeover(ctx)"))
+  .option("--include-disabled", "take disabled app tokens and templates too (left out by default)")
   .option("--force", "overwrite --import-file and --code when they exist")
   .action(async (options: TakeoverOptions) => {
     await takeover(options);

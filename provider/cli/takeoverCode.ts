@@ -62,7 +62,7 @@ export function programCode(candidates: readonly Candidate[], header: ProgramHea
   const variables = new Set(["pulumi", "svc", "config"]);
   const hasTemplates = candidates.some((c) => "signSecret" in c.definition.inputs);
   const lines = [
-    `// Written by \`pulumi-svc takeover\` from partner ${header.partnerId} at ${commentText(header.baseUrl)}: ${count(candidates, "AppToken")} app token(s), ${count(candidates, "HttpNotificationTemplate")} webhook(s).`,
+    `// Written by \`pulumi-svc takeover\` from partner ${header.partnerId} at ${commentText(header.baseUrl)}: ${count(candidates, "AppToken")} app token(s), ${count(candidates, "HttpNotificationTemplate")} webhook(s), ${count(candidates, "EmailNotificationTemplate")} email template(s).`,
     `// Adopt them with \`pulumi import --file ${commentText(header.importFile)} --generate-code=false\`; after that \`pulumi preview\` shows no change.`,
     "// Every input is the value read from the account. Token values are never written here: each token's `token` output",
     "// holds it, as a secret, once imported.",

@@ -62,13 +62,25 @@ export interface Listing {
   managedCount: number;
   /** Found but not importable as a clean program (e.g. a template whose event is not in the catalog), with why. */
   skipped: { type: string; id: string; reason: string }[];
+  /** Disabled tokens and templates left out (listed only with includeDisabled). */
+  disabledCount: number;
 }
 
+export interface ListingOptions {
+  /** Take disabled tokens and templates too (a template keeps `active: false`; a token's status is not an input). */
+  includeDisabled?: boolean;
+  definitions?: readonly ResourceDefinition[];
+}
+
+/** Status 1 is disabled for tokens and templates alike; a template also says so in its `active` input. */
+const isDisabled = (object: Existing): boolean => object.inputs.status === 1 || object.inputs.active === false;
+
 /** Lists the account (the provider's connection, as configured) and keeps what the stack does not manage. */
-export async function listCandidates(partnerId: number, managed: Managed, definitions: readonly ResourceDefinition[] = DEFINITIONS): Promise<Listing> {
+export async function listCandidates(partnerId: number, managed: Managed, options: ListingOptions = {}): Promise<Listing> {
+  const definitions = options.definitions ?? DEFINITIONS;
   const found = await Promise.all(definitions.map(async (definition) => ({ definition, existing: (await definition.list?.()) ?? [] })));
   const taken = new Set<string>();
-  const listing: Listing = { candidates: [], managedCount: 0, skipped: [] };
+  const listing: Listing = { candidates: [], managedCount: 0, skipped: [], disabledCount: 0 };
   for (const { definition, existing } of found) {
     const used = managed.names.get(definition.type) ?? new Set<string>();
     const named = existing.map((object) => ({ object, base: resourceName(object, definition.type) }));
@@ -76,6 +88,10 @@ export async function listCandidates(partnerId: number, managed: Managed, defini
     for (const { object, base } of named) {
       if (managed.ids.some((m) => m.type === definition.type && m.id === object.id && (m.partnerId === undefined || m.partnerId === partnerId))) {
         listing.managedCount++;
+        continue;
+      }
+      if (!options.includeDisabled && isDisabled(object)) {
+        listing.disabledCount++;
         continue;
       }
       const reason = unimportable(definition, object);
@@ -101,12 +117,14 @@ function unimportable(definition: ResourceDefinition, object: Existing): string 
   return undefined;
 }
 
+const KIND_PREFIX: Record<string, string> = { AppToken: "token", HttpNotificationTemplate: "webhook", EmailNotificationTemplate: "email" };
+
 /** A Pulumi resource name from the object's description or system name: lower-case words joined by "-". */
 export function resourceName(object: Existing, type: string): string {
   const slug = slugOf(object.name).slice(0, 60).replace(/-+$/, "");
   const id = slugOf(object.id);
   // No description (the definition names it by its id): the kind and the id.
-  return slug && slug !== id ? slug : `${type === "AppToken" ? "token" : "webhook"}-${id}`;
+  return slug && slug !== id ? slug : `${KIND_PREFIX[type] ?? "resource"}-${id}`;
 }
 
 const slugOf = (text: string): string =>

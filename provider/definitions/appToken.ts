@@ -187,11 +187,14 @@ export const pipelineToken = pipeline.token; // a secret`,
 
   async list() {
     const client = clientFor(undefined);
-    const tokens = await client.appTokens.iterate({ statusEqual: AppTokenStatus.ACTIVE }, { signal: operationSignal(), pageSize: 500 }).toArray();
-    return tokens.map((token) => {
-      const outs = appTokenOutputs(token, {});
-      return { id: token.id, name: token.description || token.id, inputs: outs };
-    });
+    // Active and disabled (status 1) tokens: takeover leaves disabled ones out unless asked (--include-disabled).
+    const tokens = await client.appTokens.iterate({}, { signal: operationSignal(), pageSize: 500 }).toArray();
+    return tokens
+      .filter((token) => token.status !== AppTokenStatus.DELETED)
+      .map((token) => {
+        const outs = appTokenOutputs(token, {});
+        return { id: token.id, name: token.description || token.id, inputs: outs };
+      });
   },
 });
 

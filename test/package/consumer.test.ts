@@ -149,7 +149,7 @@ describe("the package as a user installs it", () => {
     const paths = packed.files.map((f) => f.path);
     for (const path of paths) {
       expect(path, path).toMatch(
-        /^(dist\/(contract|provider|sdk|emulator|client|pulumi-resource-svc)\/|dist\/plugin\/version\.(js|d\.ts)$|plugin\/schema\.json$|emulator\/avatar\/media\/|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/,
+        /^(dist\/(contract|provider|sdk|emulator|client|pulumi-resource-svc|policy)\/|dist\/plugin\/version\.(js|d\.ts)$|plugin\/schema\.json$|emulator\/avatar\/media\/|policy\/(PulumiPolicy\.yaml|package\.json|analyzer)$|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/,
       );
       expect(path, path).not.toMatch(/(^|\/)(test|tests|bench|__tests__)\/|\.test\.|\.map$|tsbuildinfo/);
     }

@@ -87,7 +87,12 @@ describe("examples/gitops workflow: its run: steps against the emulator", () => 
       devDependencies: Record<string, string>;
     };
     expect(manifest.dependencies["pulumi-svc"]).toMatch(/^\^\d+\.\d+\.\d+$/);
-    manifest.devDependencies = { typescript: repoToolVersion("typescript"), "@types/node": repoToolVersion("@types/node") };
+    manifest.devDependencies = {
+      typescript: repoToolVersion("typescript"),
+      "@types/node": repoToolVersion("@types/node"),
+      // The policy pack's SDK (the pack itself ships in pulumi-svc: node_modules/pulumi-svc/policy).
+      "@pulumi/policy": repoToolVersion("@pulumi/policy"),
+    };
     manifest.dependencies["@pulumi/pulumi"] = repoToolVersion("@pulumi/pulumi");
     writeFileSync(join(checkout, "package.json"), JSON.stringify(manifest, null, 2));
     await runOk("npm", ["install", "--package-lock-only", "--no-audit", "--no-fund", "--prefer-offline", "--save-exact", packed.tarball], {
@@ -130,7 +135,9 @@ describe("examples/gitops workflow: its run: steps against the emulator", () => 
   it("a pull request: preview of the stack, the diff written for the PR comment", async () => {
     const { steps, dir } = await runJob(infrastructure, "preview", { matrix: { stack: "dev" } });
     expect(failures(steps)).toEqual([]);
-    expect(steps.map((s) => s.step.name)).toEqual(["Install dependencies", "Select the stack", "Preview"]);
+    expect(steps.map((s) => s.step.name)).toEqual(["Install dependencies", "Select the stack", "Preview", "Check the policy pack"]);
+    // The pack shipped in the package ran on the stack, and the program keeps its rules.
+    expect(steps.at(-1)!.output).toMatch(/svc@v0\.1\.0 \(local: .*node_modules\/pulumi-svc\/policy\/analyzer\)/);
     const comment = readFileSync(join(dir, "comment.md"), "utf8");
     expect(comment.split("\n")[0]).toBe("<!-- pulumi-preview:dev -->");
     expect(comment).toContain("```diff");

@@ -143,16 +143,17 @@ describe("pulumi-svc takeover", () => {
   };
 
   it("command -> one pulumi import --file -> the program compiles and previews clean -> a second run finds nothing", async () => {
-    // 1. The command, connection from flags and the environment (the admin secret).
+    // 1. The command, connection from flags and the environment (the admin secret); a quarter of the webhooks are
+    // disabled, which only --include-disabled takes.
     const first = await takeover(
-      ["--base-url", emulator.baseUrl, "--partner-id", String(emulator.partnerId)],
+      ["--base-url", emulator.baseUrl, "--partner-id", String(emulator.partnerId), "--include-disabled"],
       cliEnv({ SVC_ADMIN_SECRET: emulator.adminSecret }),
     );
     measured.takeoverProcess = first.ms;
     measured.takeoverListing = Number(/listed in (\d+) ms/.exec(first.stdout)?.[1]);
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain(`To import: ${TOKENS} app tokens, ${TEMPLATES} webhooks.`);
+    expect(first.stdout).toContain(`To import: ${TOKENS} app tokens, ${TEMPLATES} webhooks, 0 email templates.`);
     const importFile = JSON.parse(readFileSync(join(t.workDir, "import.json"), "utf8")) as { resources: { type: string; name: string; id: string }[] };
     const code = readFileSync(join(t.workDir, "index.ts"), "utf8");
     // Readable by the user alone, as the command's files always are (test/provider/takeoverCommand.test.ts).
@@ -221,7 +222,7 @@ describe("pulumi-svc takeover", () => {
     // cleanup searches this folder).
     rmSync(configFile);
     expect(third.code, third.stderr).toBe(0);
-    expect(third.stdout).toContain("To import: 1 app token, 0 webhooks.");
+    expect(third.stdout).toContain("To import: 1 app token, 0 webhooks, 0 email templates.");
     const later = JSON.parse(readFileSync(join(t.workDir, "later.json"), "utf8")) as { resources: { name: string }[] };
     expect(later.resources.map((r) => r.name)).toEqual(["service-0-4"]);
     noSecretIn(third.stdout + third.stderr + readFileSync(join(t.workDir, "later.ts"), "utf8"), "the third run");
@@ -285,19 +286,21 @@ describe("takeover: what a stack manages, and names", () => {
         ],
       },
     });
-    const listing = await listCandidates(101, managed, [
-      fake("AppToken", [
-        { id: "0_managed", name: "Deploy", inputs: {} },
-        { id: "0_b", name: "Deploy", inputs: {} },
-        { id: "0_a", name: "Deploy", inputs: {} },
-        { id: "0_elsewhere", name: "0_elsewhere", inputs: {} },
-        { id: "0_c", name: "  !!  ", inputs: {} },
-      ]),
-      fake("HttpNotificationTemplate", [
-        { id: "7", name: "Deploy", inputs: { event: "entry.ready" } },
-        { id: "8", name: "ODD", inputs: { eventType: "99", eventObjectType: "1" } },
-      ]),
-    ]);
+    const listing = await listCandidates(101, managed, {
+      definitions: [
+        fake("AppToken", [
+          { id: "0_managed", name: "Deploy", inputs: {} },
+          { id: "0_b", name: "Deploy", inputs: {} },
+          { id: "0_a", name: "Deploy", inputs: {} },
+          { id: "0_elsewhere", name: "0_elsewhere", inputs: {} },
+          { id: "0_c", name: "  !!  ", inputs: {} },
+        ]),
+        fake("HttpNotificationTemplate", [
+          { id: "7", name: "Deploy", inputs: { event: "entry.ready" } },
+          { id: "8", name: "ODD", inputs: { eventType: "99", eventObjectType: "1" } },
+        ]),
+      ],
+    });
     expect(listing.managedCount).toBe(1);
     expect(listing.candidates.map((c) => [c.id, c.name])).toEqual([
       ["0_a", "deploy-2"],

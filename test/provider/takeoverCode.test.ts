@@ -253,7 +253,31 @@ describe("takeover refuses what does not match the platform's grammar, and write
       ...httpNotificationTemplate,
       list: async () => [{ id: "2001", name: "odd", inputs: { eventType: "\u001b]0;owned\u0007", eventObjectType: "1\n2" } }],
     };
-    const listing = await listCandidates(101, { ids: [], names: new Map() }, [fake]);
+    const listing = await listCandidates(101, { ids: [], names: new Map() }, { definitions: [fake] });
     expect(listing.skipped[0]!.reason).toBe('reacts to an event outside the catalog (eventType "\\u001b]0;owned\\u0007", eventObjectType "1\\n2")');
+  });
+
+  it("leaves disabled tokens and templates out unless includeDisabled, and counts them", async () => {
+    const tokens: ResourceDefinition = {
+      ...appToken,
+      list: async () => [
+        { id: "0_on", name: "on", inputs: { status: 2 } },
+        { id: "0_off", name: "off", inputs: { status: 1 } },
+      ],
+    };
+    const mails: ResourceDefinition = {
+      ...emailNotificationTemplate,
+      list: async () => [
+        { id: "2001", name: "live", inputs: { event: "entry.ready", active: true, status: 2 } },
+        { id: "2002", name: "paused", inputs: { event: "entry.ready", active: false, status: 1 } },
+      ],
+    };
+    const none = { ids: [], names: new Map() };
+    const active = await listCandidates(101, none, { definitions: [tokens, mails] });
+    expect(active.candidates.map((c) => c.id)).toEqual(["0_on", "2001"]);
+    expect(active.disabledCount).toBe(2);
+    const all = await listCandidates(101, none, { definitions: [tokens, mails], includeDisabled: true });
+    expect(all.candidates.map((c) => c.id)).toEqual(["0_off", "0_on", "2001", "2002"]);
+    expect(all.disabledCount).toBe(0);
   });
 });

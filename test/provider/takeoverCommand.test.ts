@@ -3,7 +3,7 @@
  * written whole or not at all, never through a symbolic link, and an existing file is kept unless --force; a
  * malformed --config or --state is reported by file, line and column, never by its content (a config holds secrets).
  */
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -63,6 +63,19 @@ describe("pulumi-svc takeover: files and inputs", () => {
       (line) => lines.push(line),
     );
   const mode = (path: string) => statSync(path).mode & 0o777;
+
+  it("refuses a Go package that is not one, and --go-package for another language, before any call or file", async () => {
+    const base = { config: configFile, importFile: join(dir, "import.json"), code: join(dir, "main.go") };
+    await expect(takeover({ ...base, language: "go", goPackage: "my-program" }, (line) => lines.push(line))).rejects.toThrow(
+      '--go-package "my-program": expected a Go package name (lower-case letters, digits, _)',
+    );
+    await expect(takeover({ ...base, language: "go", goPackage: "func" }, (line) => lines.push(line))).rejects.toThrow("expected a Go package name");
+    await expect(takeover({ ...base, language: "python", goPackage: "program" }, (line) => lines.push(line))).rejects.toThrow(
+      "--go-package is for --language go",
+    );
+    expect(lines).toEqual([]);
+    expect(existsSync(join(dir, "import.json"))).toBe(false);
+  });
 
   it("writes both files with mode 0600, whole, and nothing else", async () => {
     expect(await run()).toEqual({ imported: 1 });

@@ -1,0 +1,33 @@
+/**
+ * Which svc resource a resource of the engine is, whichever provider made it: the native plugin registers
+ * `svc:index:<Type>`; the dynamic provider of `pulumi-svc` registers `pulumi-nodejs:dynamic/svc:<Type>`; and a
+ * dynamic resource under the generic token `pulumi-nodejs:dynamic:Resource` (made without a module and type) is known
+ * by its `__provider` input, the fixed shim text that names the provider-runtime kind it calls.
+ */
+export const SVC_TYPES = ["AppToken", "HttpNotificationTemplate", "EmailNotificationTemplate"] as const;
+export type SvcType = (typeof SVC_TYPES)[number];
+
+/** The runtime kind each type's shim calls (provider/definitions: `kind`). */
+const KINDS: Record<string, SvcType> = {
+  appToken: "AppToken",
+  httpNotificationTemplate: "HttpNotificationTemplate",
+  emailNotificationTemplate: "EmailNotificationTemplate",
+};
+
+const isSvcType = (name: string): name is SvcType => (SVC_TYPES as readonly string[]).includes(name);
+
+/** The svc type of a resource, or undefined for any other resource. */
+export function svcTypeOf(type: string, props: Record<string, unknown>): SvcType | undefined {
+  const token = /^(?:svc:index|pulumi-nodejs:dynamic\/svc):([A-Za-z]+)$/.exec(type);
+  if (token) return isSvcType(token[1]!) ? token[1] : undefined;
+  if (type === "pulumi-nodejs:dynamic:Resource" && typeof props.__provider === "string" && props.__provider.includes("pulumi-svc/provider-runtime")) {
+    const kind = /const \{ configure, (\w+): provider \}/.exec(props.__provider)?.[1];
+    return kind ? KINDS[kind] : undefined;
+  }
+  return undefined;
+}
+
+/** The stack a resource belongs to, from its URN (`urn:pulumi:<stack>::<project>::<type>::<name>`). */
+export function stackOf(urn: string): string {
+  return /^urn:pulumi:([^:]+)::/.exec(urn)?.[1] ?? "";
+}
