@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { createSocket } from "node:dgram";
 import type NodeTurnServer from "node-turn";
-import { requireOptional } from "../optionalPackages";
+import { requireOptional } from "../shared/optionalPackages";
 
 export type TurnCredentials = {
   url: string;

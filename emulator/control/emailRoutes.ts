@@ -5,7 +5,7 @@
  */
 import { logFilterOf, waitUntilIdle } from "./deliveryLogQuery";
 import { Hono } from "hono";
-import type { EmulatorContext } from "../context";
+import type { EmulatorContext } from "../context/emulatorContext";
 import type { EmailDeliveryRow } from "../store/emailDeliveryStore";
 
 /** An email of the delivery log as the control API shows it. */

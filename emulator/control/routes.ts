@@ -7,13 +7,13 @@ import { logFilterOf, waitUntilIdle } from "./deliveryLogQuery";
 import { Hono } from "hono";
 import { z } from "zod";
 import { describeIssues } from "../../contract/issues";
-import type { EmulatorContext } from "../context";
-import { HttpError } from "../errors";
+import type { EmulatorContext } from "../context/emulatorContext";
+import { HttpError } from "../shared/errors";
 import { createEmailControlRoutes } from "./emailRoutes";
 import { EVENT_KEYS, isEventKey, sampleObject } from "../events/catalog";
 import { limitBody, MAX_BODY_BYTES } from "../middleware/bodyLimits";
 import { FaultConfig } from "../middleware/faults";
-import { featuresOf, PARTNER_FEATURES, setFeature } from "../platform/partnerFeatures";
+import { featuresOf, PARTNER_FEATURES, setFeature } from "../store/partnerFeatures";
 import type { DeliveryRow } from "../store/store";
 
 const TriggerBody = z.object({
