@@ -55,7 +55,7 @@ const CHANGING = {
 
 export class DeliveryTable<Job extends DeliveryJob> {
   constructor(
-    private readonly db: DatabaseSync,
+    protected readonly db: DatabaseSync,
     private readonly table: string,
     private readonly columns: DeliveryColumns<Job>,
   ) {}

@@ -59,24 +59,11 @@ CREATE INDEX IF NOT EXISTS email_deliveries_template ON email_deliveries (templa
 
 type Row = Record<string, unknown>;
 
-export class EmailDeliveryStore {
-  private readonly table: DeliveryTable<EmailDeliveryRow>;
-
-  constructor(private readonly db: DatabaseSync) {
+/** The email log: insert, update and get are the shared table's; list is its own. */
+export class EmailDeliveryStore extends DeliveryTable<EmailDeliveryRow> {
+  constructor(db: DatabaseSync) {
+    super(db, "email_deliveries", EMAIL_COLUMNS);
     db.exec(SCHEMA);
-    this.table = new DeliveryTable(db, "email_deliveries", EMAIL_COLUMNS);
-  }
-
-  insert(d: Omit<EmailDeliveryRow, "id">): number {
-    return this.table.insert(d);
-  }
-
-  update(d: EmailDeliveryRow): void {
-    this.table.update(d);
-  }
-
-  get(id: number): EmailDeliveryRow | undefined {
-    return this.table.get(id);
   }
 
   list(filter: { templateId?: string; partnerId?: number; state?: string } = {}): EmailDeliveryRow[] {
