@@ -21,7 +21,8 @@ function plant(files: Record<string, string>): void {
 }
 
 plant({
-  "lib/store.ts": "export class DeliveryStore {\n  insert(row: number): number {\n    return row;\n  }\n}\nexport function openStore(): DeliveryStore {\n  return new DeliveryStore();\n}\n",
+  "lib/store.ts":
+    "export class DeliveryStore {\n  insert(row: number): number {\n    return row;\n  }\n}\nexport function openStore(): DeliveryStore {\n  return new DeliveryStore();\n}\n",
   "lib/channel.ts": "export interface Channel {\n  send(): void;\n}\n",
   "lib/mailer.ts": 'import type { Channel } from "./channel";\nexport class Mailer implements Channel {\n  send(): void {}\n}\n',
   "lib/notify.ts": [
@@ -41,9 +42,7 @@ const problems = (markdown: string) => markdownReferences("docs/page.md", markdo
 describe("codeReferences", () => {
   it("passes names that exist: paths, file names, exported symbols, members, a symbol next to its file", () => {
     expect(
-      problems(
-        "See lib/store.ts and `lib/`, `store.ts`, `DeliveryStore`, `DeliveryStore.insert`, `openStore()`, `lib/notify.ts` `notify`, `Math.random`.",
-      ),
+      problems("See lib/store.ts and `lib/`, `store.ts`, `DeliveryStore`, `DeliveryStore.insert`, `openStore()`, `lib/notify.ts` `notify`, `Math.random`."),
     ).toEqual([]);
   });
 

@@ -19,7 +19,11 @@ function filesUnder(dir: string, keep: (path: string) => boolean): string[] {
   });
 }
 
-const pages = [join(repo, "README.md"), ...filesUnder(join(repo, "docs"), (p) => p.endsWith(".md")), ...filesUnder(join(repo, "examples"), (p) => p.endsWith("README.md"))];
+const pages = [
+  join(repo, "README.md"),
+  ...filesUnder(join(repo, "docs"), (p) => p.endsWith(".md")),
+  ...filesUnder(join(repo, "examples"), (p) => p.endsWith("README.md")),
+];
 const sources = COMMENTED.flatMap((dir) => filesUnder(join(repo, dir), (p) => /\.(ts|mts)$/.test(p) && !p.endsWith(".d.ts")));
 
 describe("names in the docs and comments", () => {

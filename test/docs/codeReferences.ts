@@ -108,18 +108,34 @@ export function indexRepository(root: string, sourceRoots: readonly string[]): R
     const text = readFileSync(join(root, path), "utf8");
     texts.set(path, text);
     const names = new Set<string>();
-    for (const m of text.matchAll(/^(export\s+)?(?:declare\s+)?(?:default\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\*?|class|const|let|var|interface|type|enum|namespace)\s+([A-Za-z_$][\w$]*)/gm)) {
+    for (const m of text.matchAll(
+      /^(export\s+)?(?:declare\s+)?(?:default\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\*?|class|const|let|var|interface|type|enum|namespace)\s+([A-Za-z_$][\w$]*)/gm,
+    )) {
       names.add(m[2] as string);
       if (m[1]) exported.add(m[2] as string);
     }
     for (const m of text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}/gm)) {
       for (const part of (m[1] as string).split(",")) {
-        const name = part.trim().split(/\s+as\s+/).pop()?.replace(/^type\s+/, "");
+        const name = part
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()
+          ?.replace(/^type\s+/, "");
         if (name) names.add(name), exported.add(name);
       }
     }
     for (const m of text.matchAll(/import\s+(?:type\s+)?(?:\*\s+as\s+(\w+)|(\w+)?\s*,?\s*\{([^}]*)\}|(\w+))\s+from\s+"([^".][^"]*)"/g)) {
-      for (const name of [m[1], m[2], m[4], ...(m[3] ?? "").split(",").map((p) => p.trim().split(/\s+as\s+/)[0]?.replace(/^type\s+/, ""))]) {
+      for (const name of [
+        m[1],
+        m[2],
+        m[4],
+        ...(m[3] ?? "").split(",").map((p) =>
+          p
+            .trim()
+            .split(/\s+as\s+/)[0]
+            ?.replace(/^type\s+/, ""),
+        ),
+      ]) {
         if (name) imported.add(name);
       }
     }
@@ -242,7 +258,8 @@ function symbolOf(text: string, nextToPath: boolean): string | undefined {
 export function problemOf(ref: Reference, index: RepoIndex): string | undefined {
   if (ref.name in ALLOWED) return undefined;
   const where = `${ref.at}: ${ref.kind} \`${ref.name}\``;
-  if (ref.kind === "path") return pathExists(ref.name, index) || (ref.base && pathExists(join(ref.base, ref.name), index)) ? undefined : `${where} does not exist`;
+  if (ref.kind === "path")
+    return pathExists(ref.name, index) || (ref.base && pathExists(join(ref.base, ref.name), index)) ? undefined : `${where} does not exist`;
   if (ref.kind === "file name") return index.fileNames.has(ref.name) || index.buildScriptsName(ref.name) ? undefined : `${where}: no file of that name`;
   const [owner = "", member] = ref.name.split(".");
   if (ref.in) {
@@ -270,11 +287,16 @@ function withoutComments(text: string): string {
 }
 
 function hasMember(text: string, member: string): boolean {
-  return new RegExp(`(?:^|[\\s.])(?:(?:async|static|get|set|readonly|private|protected|public)\\s+)*${member.replace(/\$/g, "\\$")}\\s*[(:=<?]`, "m").test(text);
+  return new RegExp(`(?:^|[\\s.])(?:(?:async|static|get|set|readonly|private|protected|public)\\s+)*${member.replace(/\$/g, "\\$")}\\s*[(:=<?]`, "m").test(
+    text,
+  );
 }
 
 function pathExists(path: string, index: RepoIndex): boolean {
-  const clean = path.replace(/[#?].*$/, "").replace(/:\d+(?:-\d+)?$/, "").replace(/\/$/, "");
+  const clean = path
+    .replace(/[#?].*$/, "")
+    .replace(/:\d+(?:-\d+)?$/, "")
+    .replace(/\/$/, "");
   const dist = /^(.*?)(?:^|\/)dist(?:\/(.*))?$/.exec(clean);
   if (dist) {
     // Build output: the source it is built from, or a file a build script names (the bundles).

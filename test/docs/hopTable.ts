@@ -56,7 +56,12 @@ function filesOf(cell: string, repo: string): string[] {
     if (span.endsWith("/*")) {
       const dir = span.slice(0, -2);
       folder = dir;
-      if (existsSync(join(repo, dir))) files.push(...readdirSync(join(repo, dir)).filter((f) => f.endsWith(".ts")).map((f) => `${dir}/${f}`));
+      if (existsSync(join(repo, dir)))
+        files.push(
+          ...readdirSync(join(repo, dir))
+            .filter((f) => f.endsWith(".ts"))
+            .map((f) => `${dir}/${f}`),
+        );
     } else if (/^[\w-]+\/[\w./-]+\.ts$/.test(span)) {
       files.push(span);
       folder = dirname(span);
@@ -162,7 +167,13 @@ function implementationsOf(fn: string, files: (ts.SourceFile | undefined)[]): ts
 
 function nameOf(node: ts.Node): string | undefined {
   if (ts.isFunctionExpression(node)) return node.name?.text;
-  if (ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node) || ts.isMethodDeclaration(node) || ts.isVariableDeclaration(node) || ts.isPropertyAssignment(node)) {
+  if (
+    ts.isFunctionDeclaration(node) ||
+    ts.isClassDeclaration(node) ||
+    ts.isMethodDeclaration(node) ||
+    ts.isVariableDeclaration(node) ||
+    ts.isPropertyAssignment(node)
+  ) {
     return node.name && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name)) ? node.name.text : undefined;
   }
   return undefined;
