@@ -3,7 +3,7 @@
  * LocalStack endpoint): account info, extra accounts, event triggers, the delivery log, the email log and mailbox
  * (emailRoutes.ts), faults and stats.
  */
-import { logFilterOf, waitUntilIdle } from "./deliveryLogQuery";
+import { jobHead, logFilterOf, waitUntilIdle } from "./deliveryLogQuery";
 import { Hono } from "hono";
 import { z } from "zod";
 import { describeIssues } from "../../contract/issues";
@@ -42,11 +42,7 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
 export function deliveryView(d: DeliveryRow): Record<string, unknown> {
   const payload = JSON.parse(d.payload) as Record<string, unknown>;
   return {
-    id: d.id,
-    templateId: d.templateId,
-    partnerId: d.partnerId,
-    event: d.event,
-    jobId: d.jobId,
+    ...jobHead(d),
     url: d.url,
     state: d.state,
     delivered: d.state === "delivered",
