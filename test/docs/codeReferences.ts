@@ -47,6 +47,11 @@ export const ALLOWED: Record<string, string> = {
   PULUMI_ACCESS_TOKEN: "Pulumi Cloud's token variable, read by the pulumi CLI, never by this code",
   ENTRY_READY_PROD: "a template name the example composes (ENTRY_READY_ and the stack's suffix)",
   "dist/bootstrap.js": "the pipeline-app-token example's build output, named on the gitops page",
+  SignalCancellation: "a function of Pulumi's engine (resource/plugin/provider_plugin.go), cited in design.md",
+  ProjectInfoContext: "a function of Pulumi's engine (engine/deployment.go), cited in design.md",
+  "snapshot.go": "a file of Pulumi's engine (backend/snapshot.go), cited in design.md",
+  "deployment_executor.go": "a file of Pulumi's engine (resource/deploy/), cited in design.md",
+  "step_executor.go": "a file of Pulumi's engine (resource/deploy/), cited in design.md",
   "plugin/dynamic": "a column of the bench's table (the plugin's time over the dynamic provider's), not a path",
 };
 
