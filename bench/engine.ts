@@ -2,7 +2,7 @@
  * The real Pulumi engine for the bench: the bin dir scripts/ensure-pulumi.sh built, a local file backend and a
  * passphrase in a temp dir, and a copy of a bench program with the repo's node_modules linked beside it (so stack
  * files never land in the repo and `pulumi-svc` resolves to this package). Every node process the engine starts
- * loads bench/probe/processProbe.js, which records the peak memory and CPU of the language host and the dynamic
+ * loads dist/bench/probe/processProbe.js (built from bench/probe/processProbe.ts), which records the peak memory and CPU of the language host and the dynamic
  * provider host in the stack's probe dir.
  */
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";

@@ -3,6 +3,6 @@
  * pulumi-svc) is missing, loading the emulator fails here with the command that installs them, before a require of
  * one of them would fail with a bare "Cannot find module".
  */
-import { assertEmulatorPackages } from "./optionalPackages";
+import { assertEmulatorPackages } from "./shared/optionalPackages";
 
 assertEmulatorPackages();

@@ -10,19 +10,19 @@ import type { AddressInfo } from "node:net";
 import type { Hono } from "hono";
 import { createEmulatorApp } from "./app";
 import { avatarStateOf } from "./avatar";
-import { createEmulatorContext, type EmulatorContext, type EmulatorOptions } from "./context";
+import { createEmulatorContext } from "./composition";
+import type { EmulatorContext, EmulatorOptions } from "./context/emulatorContext";
 import { DEFAULT_SMTP_HOST } from "./mail/smtpSink";
-import { isInstalled } from "./optionalPackages";
+import { isInstalled } from "./shared/optionalPackages";
 
 export { createEmulatorApp, platformServices } from "./app";
-export { createEmulatorContext } from "./context";
-export type { EmulatorContext, EmulatorOptions, SessionInfo } from "./context";
-export { ApiError, HttpError } from "./errors";
+export { createEmulatorContext } from "./composition";
+export type { EmulatorContext, EmulatorOptions, SessionInfo } from "./context/emulatorContext";
+export { ApiError, HttpError } from "./shared/errors";
 export type { FaultConfig } from "./middleware/faults";
-export type { DeliveryOptions } from "./events/deliverer";
-export type { RenderedEmail } from "./events/emailRender";
+export type { DeliveryOptions } from "./events/deliveryQueue";
 export type { ReceivedMessage } from "./mail/smtpSink";
-export type { EmailAttempt, EmailDeliveryRow } from "./store/emailDeliveryStore";
+export type { EmailAttempt, EmailDeliveryRow, RenderedEmail } from "./store/emailDeliveryStore";
 export { EVENT_KEYS, SYSTEM_TEMPLATES } from "./events/catalog";
 
 export interface StartEmulatorOptions extends EmulatorOptions {

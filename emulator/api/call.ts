@@ -4,8 +4,8 @@
  */
 import type { z } from "zod";
 import { SessionType } from "../../contract/platform";
-import type { EmulatorContext, SessionInfo } from "../context";
-import { ApiError, forbidden, invalidEnum, invalidField, missingParameter } from "../errors";
+import type { EmulatorContext, SessionInfo } from "../context/emulatorContext";
+import { ApiError, forbidden, invalidEnum, invalidField, missingParameter } from "../shared/errors";
 import { leaf, subtree, type ParamTree } from "./params";
 
 export type ActionHandler = (call: ApiCall) => unknown;

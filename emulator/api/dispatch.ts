@@ -5,8 +5,8 @@
  * As on the real server, N is the sub-request's place in that order, counted from 1, whatever keys the client
  * sent (the official clients send keys from 0, so their `{1:result}` is the first sub-request's result).
  */
-import type { EmulatorContext } from "../context";
-import { ApiError } from "../errors";
+import type { EmulatorContext } from "../context/emulatorContext";
+import { ApiError } from "../shared/errors";
 import { ApiCall, type ServiceDefinition } from "./call";
 import { findAction } from "./findAction";
 import type { ParamTree, ParamValue } from "./params";

@@ -4,7 +4,7 @@
  * ending in `__null` sets that field to null. Body values win over the query string.
  */
 import type { Context } from "hono";
-import { HttpError } from "../errors";
+import { HttpError } from "../shared/errors";
 
 export type ParamValue = string | null | ParamTree;
 export interface ParamTree {

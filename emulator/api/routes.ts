@@ -4,8 +4,8 @@
  * error object.
  */
 import { Hono, type Context } from "hono";
-import type { EmulatorContext } from "../context";
-import { HttpError } from "../errors";
+import type { EmulatorContext } from "../context/emulatorContext";
+import { HttpError } from "../shared/errors";
 import { limitBody } from "../middleware/bodyLimits";
 import type { ServiceDefinition } from "./call";
 import { ApiDispatcher, type Outcome } from "./dispatch";

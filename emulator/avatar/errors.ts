@@ -5,7 +5,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AvatarErrorBody, EndReason } from "../../contract/avatar";
-import { OptionalPackageMissingError } from "../optionalPackages";
+import { OptionalPackageMissingError } from "../shared/optionalPackages";
 
 export class AvatarHttpError extends Error {
   constructor(

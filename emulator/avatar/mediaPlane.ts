@@ -5,7 +5,7 @@
  */
 import { networkInterfaces } from "node:os";
 import type { AvatarSessionRecord, SessionStore } from "./sessionStore";
-import { assertInstalled } from "../optionalPackages";
+import { assertInstalled } from "../shared/optionalPackages";
 import { TurnRelay, type TurnCredentials } from "./turnRelay";
 import type { WhepPeer } from "./whepPeer";
 

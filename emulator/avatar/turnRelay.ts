@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { createSocket } from "node:dgram";
 import type NodeTurnServer from "node-turn";
-import { requireOptional } from "../optionalPackages";
+import { requireOptional } from "../shared/optionalPackages";
 
 export type TurnCredentials = {
   url: string;
@@ -35,7 +35,7 @@ export class TurnRelay {
   static async start(options: TurnRelayOptions = {}): Promise<TurnRelay> {
     const host = options.host && options.host !== "0.0.0.0" && !options.host.includes(":") ? options.host : "127.0.0.1";
     const port = options.port || (await freeUdpPort(host));
-    // node-turn is an optional peer dependency, loaded here and only here (emulator/optionalPackages.ts).
+    // node-turn is an optional peer dependency, loaded here and only here (emulator/shared/optionalPackages.ts).
     const Server = requireOptional<typeof NodeTurnServer>("node-turn", "The emulator's TURN relay (avatar media)");
     const server = new Server({
       listeningPort: port,

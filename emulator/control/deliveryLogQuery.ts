@@ -1,4 +1,10 @@
-/** What the control API's two delivery logs (webhooks, emails) share: the listing's filter and the bounded wait. */
+/** What the control API's two delivery logs (webhooks, emails) share: a job's head, the listing's filter, the bounded wait. */
+import type { DeliveryJob } from "../store/deliveryTable";
+
+/** The fields every job shows first, whatever it sends. */
+export function jobHead(d: DeliveryJob): Record<string, unknown> {
+  return { id: d.id, templateId: d.templateId, partnerId: d.partnerId, event: d.event, jobId: d.jobId };
+}
 
 /** The filter of a log listing from its query: ?templateId=&partnerId=&state= (each optional). */
 export function logFilterOf(q: Record<string, string>): { templateId?: string; partnerId?: number; state?: string } {

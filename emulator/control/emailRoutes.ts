@@ -3,20 +3,16 @@
  * template: recipients, subject, rendered body, state, every SMTP answer), a wait for pending emails, and the mail
  * sink's mailbox (what the SMTP server received, decoded).
  */
-import { logFilterOf, waitUntilIdle } from "./deliveryLogQuery";
+import { jobHead, logFilterOf, waitUntilIdle } from "./deliveryLogQuery";
 import { Hono } from "hono";
-import type { EmulatorContext } from "../context";
+import type { EmulatorContext } from "../context/emulatorContext";
 import type { EmailDeliveryRow } from "../store/emailDeliveryStore";
 
 /** An email of the delivery log as the control API shows it. */
 export function emailView(d: EmailDeliveryRow): Record<string, unknown> {
   const m = d.message;
   return {
-    id: d.id,
-    templateId: d.templateId,
-    partnerId: d.partnerId,
-    event: d.event,
-    jobId: d.jobId,
+    ...jobHead(d),
     state: d.state,
     delivered: d.state === "delivered",
     from: m.from,

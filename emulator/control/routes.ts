@@ -3,17 +3,17 @@
  * LocalStack endpoint): account info, extra accounts, event triggers, the delivery log, the email log and mailbox
  * (emailRoutes.ts), faults and stats.
  */
-import { logFilterOf, waitUntilIdle } from "./deliveryLogQuery";
+import { jobHead, logFilterOf, waitUntilIdle } from "./deliveryLogQuery";
 import { Hono } from "hono";
 import { z } from "zod";
 import { describeIssues } from "../../contract/issues";
-import type { EmulatorContext } from "../context";
-import { HttpError } from "../errors";
+import type { EmulatorContext } from "../context/emulatorContext";
+import { HttpError } from "../shared/errors";
 import { createEmailControlRoutes } from "./emailRoutes";
 import { EVENT_KEYS, isEventKey, sampleObject } from "../events/catalog";
 import { limitBody, MAX_BODY_BYTES } from "../middleware/bodyLimits";
 import { FaultConfig } from "../middleware/faults";
-import { featuresOf, PARTNER_FEATURES, setFeature } from "../platform/partnerFeatures";
+import { featuresOf, PARTNER_FEATURES, setFeature } from "../store/partnerFeatures";
 import type { DeliveryRow } from "../store/store";
 
 const TriggerBody = z.object({
@@ -42,11 +42,7 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
 export function deliveryView(d: DeliveryRow): Record<string, unknown> {
   const payload = JSON.parse(d.payload) as Record<string, unknown>;
   return {
-    id: d.id,
-    templateId: d.templateId,
-    partnerId: d.partnerId,
-    event: d.event,
-    jobId: d.jobId,
+    ...jobHead(d),
     url: d.url,
     state: d.state,
     delivered: d.state === "delivered",

@@ -4,23 +4,10 @@
  * the parameter's value. A `{key}` that names no parameter is left as written (as the real service leaves it).
  * In an HTML body, values are HTML-escaped (an entry name is user input); in the subject, line breaks become spaces.
  */
-import { CONTENT_PATH, EmailFormat, type EmailPriority, type EmailRecipient, EmailTemplateRecord } from "../../contract/emailTemplates";
+import { CONTENT_PATH, EmailFormat, EmailTemplateRecord } from "../../contract/emailTemplates";
 import { EVENTS, type EventKey } from "../../contract/events";
+import type { RenderedEmail } from "../store/emailDeliveryStore";
 import type { TemplateRecord } from "./catalog";
-
-export interface RenderedEmail {
-  from: { email: string; name?: string };
-  to: EmailRecipient[];
-  cc: EmailRecipient[];
-  bcc: EmailRecipient[];
-  replyTo: EmailRecipient[];
-  subject: string;
-  body: string;
-  format: EmailFormat;
-  priority: EmailPriority;
-  /** The content parameters' values for this event. */
-  parameters: Record<string, string>;
-}
 
 export function renderEmail(template: TemplateRecord, event: EventKey, object: Record<string, unknown>): RenderedEmail {
   const t = EmailTemplateRecord.parse(template);

@@ -1,30 +1,24 @@
 /**
- * Raises catalog events: every ACTIVE HTTP template of the account that matches the event gets one delivery
- * job (a Notification body, signed once with the template's signing secret). Jobs are committed in one
- * transaction, then handed to the Deliverer, which sends them in the background. Email templates are the
- * EmailNotifier's (emailNotifier.ts), called from here.
+ * Raises catalog events. Every ACTIVE template of the account that matches the event gets one job, rendered now by
+ * its kind's renderer (an HTTP template: a signed Notification body, webhookRender.ts; an email template: the
+ * message, emailRender.ts). All the event's jobs are committed in one transaction, then handed to their kind's
+ * deliverer, which sends them in the background (deliveryQueue.ts).
  */
-import { createHash } from "node:crypto";
-import { EVENTS, templateMatchesEvent, type EventKey } from "../../contract/events";
-import { EVENT_NOTIFICATION_PLUGIN, OBJECT_TYPES, TemplateStatus, TemplateType, type Notification } from "../../contract/platform";
-import { signatureAlgorithmOf } from "../../contract/webhooks";
-import { hasFeature } from "../platform/partnerFeatures";
+import { templateMatchesEvent, type EventKey } from "../../contract/events";
+import { EVENT_NOTIFICATION_PLUGIN, TemplateStatus, TemplateType } from "../../contract/platform";
+import type { EmailDeliveryStore } from "../store/emailDeliveryStore";
+import { hasFeature } from "../store/partnerFeatures";
 import type { Store } from "../store/store";
 import type { TemplateRecord } from "./catalog";
-import type { Deliverer } from "./deliverer";
-import type { EmailNotifier } from "./emailNotifier";
-
-/** hex hash(signSecret + body) with the template's secureHashingAlgo (SHA256 when it has none). */
-export function signPayload(secret: string, body: string, secureHashingAlgo: number | undefined): string {
-  return createHash(signatureAlgorithmOf(secureHashingAlgo))
-    .update(secret + body)
-    .digest("hex");
-}
+import type { EmailDeliverer } from "./emailDeliverer";
+import { renderEmail } from "./emailRender";
+import type { WebhookDeliverer } from "./webhookDeliverer";
+import { renderWebhook } from "./webhookRender";
 
 export interface RaisedEvent {
   event: EventKey;
   partnerId: number;
-  /** Ids of the delivery jobs created (one per matching active template). */
+  /** Ids of the webhook delivery jobs created (one per matching active HTTP template). */
   deliveryIds: number[];
   jobIds: number[];
   /** Ids of the emails made (one per matching active email template; the control API's /emails log). */
@@ -35,55 +29,47 @@ export class EventNotifier {
   constructor(
     private readonly store: Store,
     private readonly now: () => number,
-    private readonly deliverer: Deliverer,
-    private readonly emails?: EmailNotifier,
+    private readonly webhooks: WebhookDeliverer,
+    private readonly emails: { log: EmailDeliveryStore; deliverer: EmailDeliverer },
   ) {}
 
   raise(partnerId: number, event: EventKey, object: Record<string, unknown>): RaisedEvent {
-    const e = EVENTS[event];
     // Without the event notification plugin the account's templates do not fire.
     if (!hasFeature(this.store, partnerId, EVENT_NOTIFICATION_PLUGIN)) return { event, partnerId, deliveryIds: [], jobIds: [], emailIds: [] };
-    const templates = this.store
+    const matching = this.store
       .listDocs<TemplateRecord>("template", partnerId)
-      .filter((t) => t.status === TemplateStatus.ACTIVE && t.type === TemplateType.HTTP && templateMatchesEvent(t, event) && t.url);
-    const partner = this.store.getPartner(partnerId);
+      .filter((t) => t.status === TemplateStatus.ACTIVE && templateMatchesEvent(t, event));
+    const accountSecret = this.store.getPartner(partnerId)?.adminSecret ?? "";
     const nowMs = this.now();
-    const created = this.store.transaction(() =>
-      templates.map((t) => {
-        const jobId = this.store.nextSeq("notificationJob", 1);
-        const notification: Notification = {
-          object: { objectType: e.objectType, ...object },
-          eventType: e.eventType,
-          eventObjectType: e.eventObjectType,
-          eventNotificationJobId: jobId,
-          templateId: t.id,
-          templateName: t.name,
-          ...(t.systemName ? { templateSystemName: t.systemName } : {}),
-          partnerId,
-          objectType: OBJECT_TYPES.notification,
-        };
-        const payload = JSON.stringify(notification);
-        // Without a signing secret of its own, the template signs with the account's admin secret.
-        const secret = t.signSecret || partner?.adminSecret || "";
-        const row = {
-          partnerId,
-          templateId: t.id,
-          jobId,
-          event,
-          url: t.url ?? "",
-          payload,
-          signature: signPayload(secret, payload, t.secureHashingAlgo),
-          state: "pending" as const,
-          attempts: [],
-          nextAttemptAt: nowMs,
-          createdAt: nowMs,
-          updatedAt: nowMs,
-        };
-        return { ...row, id: this.store.insertDelivery(row) };
-      }),
-    );
-    for (const row of created) this.deliverer.schedule(row);
-    const emailIds = this.emails?.raise(partnerId, event, object) ?? [];
-    return { event, partnerId, deliveryIds: created.map((r) => r.id), jobIds: created.map((r) => r.jobId), emailIds };
+    const job = (t: TemplateRecord) => ({
+      partnerId,
+      templateId: t.id,
+      jobId: this.store.nextSeq("notificationJob", 1),
+      event,
+      state: "pending" as const,
+      attempts: [],
+      nextAttemptAt: nowMs,
+      createdAt: nowMs,
+      updatedAt: nowMs,
+    });
+    const { hooks, mails } = this.store.transaction(() => ({
+      // HTTP templates first, so their job ids come before the emails' (as they did when each kind had its own notifier).
+      hooks: matching
+        .filter((t) => t.type === TemplateType.HTTP && t.url)
+        .map((t) => {
+          const j = job(t);
+          const row = { ...j, ...renderWebhook(t, event, object, j, accountSecret) };
+          return { ...row, id: this.store.insertDelivery(row) };
+        }),
+      mails: matching
+        .filter((t) => t.type === TemplateType.EMAIL)
+        .map((t) => {
+          const row = { ...job(t), message: renderEmail(t, event, object) };
+          return { ...row, id: this.emails.log.insert(row) };
+        }),
+    }));
+    for (const row of hooks) this.webhooks.schedule(row);
+    for (const row of mails) this.emails.deliverer.schedule(row);
+    return { event, partnerId, deliveryIds: hooks.map((r) => r.id), jobIds: hooks.map((r) => r.jobId), emailIds: mails.map((r) => r.id) };
   }
 }

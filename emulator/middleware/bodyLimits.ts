@@ -6,7 +6,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { HttpError } from "../errors";
+import { HttpError } from "../shared/errors";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

@@ -12,7 +12,7 @@
  */
 import { timingSafeEqual, createHash } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
-import { HttpError } from "../errors";
+import { HttpError } from "../shared/errors";
 import { isLoopbackAddress } from "./loopbackAddress";
 
 export interface AccessOptions {

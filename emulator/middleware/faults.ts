@@ -10,7 +10,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { z } from "zod";
-import { HttpError } from "../errors";
+import { HttpError } from "../shared/errors";
 
 export const FaultKind = z.enum(["ok", "error", "drop", "throttle", "commitThenDrop", "commitThenError", "slow"]);
 export type FaultKind = z.infer<typeof FaultKind>;

@@ -18,8 +18,8 @@ import {
 } from "../../contract/platform";
 import { ApiCall, type ServiceDefinition } from "../api/call";
 import { paginate } from "../api/pager";
-import type { EmulatorContext } from "../context";
-import { cannotBeNull, invalidEnum, notUpdatable } from "../errors";
+import type { EmulatorContext } from "../context/emulatorContext";
+import { cannotBeNull, invalidEnum, notUpdatable } from "../shared/errors";
 import { parsePrivileges } from "../sessions/ks";
 import { startAppTokenSession } from "./appTokenSession";
 import { findAppToken, type AppTokenRecord } from "./appTokenRecords";

@@ -1,7 +1,7 @@
 /** The emulator's stored app tokens: the record type and the lookup both the appToken actions and startSession use. */
 import { AppTokenStatus, type AppToken } from "../../contract/platform";
-import type { EmulatorContext } from "../context";
-import { ApiError } from "../errors";
+import type { EmulatorContext } from "../context/emulatorContext";
+import { ApiError } from "../shared/errors";
 
 export type AppTokenRecord = AppToken & { token: string };
 

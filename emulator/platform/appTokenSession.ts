@@ -7,7 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { AppTokenStatus, HASH_TYPE_ALGORITHM, OBJECT_TYPES, SessionType, type AppTokenSession } from "../../contract/platform";
 import type { ApiCall } from "../api/call";
-import { ApiError } from "../errors";
+import { ApiError } from "../shared/errors";
 import { formatPrivileges, parsePrivileges } from "../sessions/ks";
 import { findAppToken, type AppTokenRecord } from "./appTokenRecords";
 import { DEFAULT_SESSION_SECONDS, sessionType } from "./session";

@@ -10,7 +10,7 @@ import { EMAIL_CLEARABLE, EmailTemplateUpdateFields } from "../../contract/email
 import { TemplateType } from "../../contract/platform";
 import type { ApiCall } from "../api/call";
 import type { ParamTree, ParamValue } from "../api/params";
-import { ApiError, cannotBeNull, invalidEnum, invalidField } from "../errors";
+import { ApiError, cannotBeNull, invalidEnum, invalidField } from "../shared/errors";
 import type { TemplateRecord } from "../events/catalog";
 
 const OBJECT = "eventNotificationTemplate";

@@ -7,8 +7,8 @@ import { randomInt } from "node:crypto";
 import { z } from "zod";
 import { EntryStatus, FlavorAssetStatus, OBJECT_TYPES } from "../../contract/platform";
 import type { ApiCall, ServiceDefinition } from "../api/call";
-import type { EmulatorContext } from "../context";
-import { ApiError, minLength } from "../errors";
+import type { EmulatorContext } from "../context/emulatorContext";
+import { ApiError, minLength } from "../shared/errors";
 
 const EntryFields = z.object({
   name: z.string().optional(),

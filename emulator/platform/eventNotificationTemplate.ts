@@ -15,11 +15,11 @@ import {
 import { ApiCall, type ServiceDefinition } from "../api/call";
 import { paginate } from "../api/pager";
 import type { ParamTree } from "../api/params";
-import type { EmulatorContext, SessionInfo } from "../context";
-import { ApiError, cannotBeNull, invalidEnum, minLength, missingParameter } from "../errors";
+import type { EmulatorContext, SessionInfo } from "../context/emulatorContext";
+import { ApiError, cannotBeNull, invalidEnum, minLength, missingParameter } from "../shared/errors";
 import { SYSTEM_TEMPLATES, type TemplateRecord } from "../events/catalog";
 import { applyEmailFields, assertEmailComplete } from "./emailTemplates";
-import { requireFeature } from "./partnerFeatures";
+import { requireFeature } from "../store/partnerFeatures";
 
 const PRIVILEGE = "disableentitlement";
 const KIND_OF: Record<string, string> = { [OBJECT_TYPES.httpTemplate]: TemplateType.HTTP, [OBJECT_TYPES.emailTemplate]: TemplateType.EMAIL };

@@ -5,8 +5,8 @@
 import { timingSafeEqual } from "node:crypto";
 import { OBJECT_TYPES, SessionType } from "../../contract/platform";
 import type { ApiCall, ServiceDefinition } from "../api/call";
-import type { EmulatorContext } from "../context";
-import { ApiError, invalidEnum } from "../errors";
+import type { EmulatorContext } from "../context/emulatorContext";
+import { ApiError, invalidEnum } from "../shared/errors";
 import { formatPrivileges, parsePrivileges } from "../sessions/ks";
 
 /** Lifetime when the caller sends none (and the "account default" of sessionDuration 0). */

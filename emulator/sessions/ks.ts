@@ -1,5 +1,5 @@
 /**
- * The v2 session string (ks), built and opened exactly as the real platform does (DESIGN.md "Session strings"):
+ * The v2 session string (ks), built and opened exactly as the real platform does (docs/emulator.md, Sessions):
  *   base64url("v2|" + partnerId + "|" + AES-128-CBC(key = sha1(adminSecret)[0..16], IV = 16 zero bytes,
  *             zero-byte padding; plaintext = sha1(rand16 + fields) + rand16 + fields))
  * where fields is a query string of the privileges plus `_e` (expiry, unix seconds), `_t` (type), `_u` (user id).

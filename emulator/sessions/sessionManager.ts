@@ -4,7 +4,7 @@
  * the real service's ERR_CODE/ERR_DESC args (the ks itself never appears: KSID is a fingerprint).
  */
 import type { SessionType } from "../../contract/platform";
-import { ApiError } from "../errors";
+import { ApiError } from "../shared/errors";
 import type { Store } from "../store/store";
 import { decodeKs, encodeKs, ksFingerprint, ksPartnerId, type KsFields } from "./ks";
 

@@ -3,38 +3,51 @@
  * event fired), holding the rendered message (fixed when the job is made, so every attempt sends the same mail),
  * its state and every attempt's SMTP answer. Its own table in the emulator's SQLite file.
  */
-import type { RenderedEmail } from "../events/emailRender";
+import type { EmailFormat, EmailPriority, EmailRecipient } from "../../contract/emailTemplates";
+import { type AttemptTimes, type DeliveryColumns, type DeliveryJob, type DeliveryState, DeliveryTable, readJob } from "./deliveryTable";
 import type { DatabaseSync } from "./quietSqlite";
 import { deliveryFilter } from "./store";
 
-export interface EmailAttempt {
-  /** Unix milliseconds. */
-  atMs: number;
-  durationMs: number;
+/** An email as rendered for one event (events/emailRender.ts): fixed when the job is made, sent as is by every attempt. */
+export interface RenderedEmail {
+  from: { email: string; name?: string };
+  to: EmailRecipient[];
+  cc: EmailRecipient[];
+  bcc: EmailRecipient[];
+  replyTo: EmailRecipient[];
+  subject: string;
+  body: string;
+  format: EmailFormat;
+  priority: EmailPriority;
+  /** The content parameters' values for this event. */
+  parameters: Record<string, string>;
+}
+
+export interface EmailAttempt extends AttemptTimes {
   /** The SMTP reply code of the final answer (250 when accepted). */
   responseCode?: number;
   /** The SMTP reply text, or the connection error's code. */
   response?: string;
-  error?: string;
 }
 
-export type EmailState = "pending" | "delivered" | "failed";
+export type EmailState = DeliveryState;
 
-export interface EmailDeliveryRow {
-  id: number;
-  partnerId: number;
-  templateId: string;
-  jobId: number;
-  event: string;
+/** An email job: the rendered message sent to the mail sink. */
+export interface EmailDeliveryRow extends DeliveryJob<EmailAttempt> {
   message: RenderedEmail;
-  state: EmailState;
-  attempts: EmailAttempt[];
   /** Message-ID of the accepted message. */
   messageId?: string;
-  nextAttemptAt: number;
-  createdAt: number;
-  updatedAt: number;
 }
+
+/** The email log's own columns (the bookkeeping ones are deliveryTable.ts's). */
+const EMAIL_COLUMNS: DeliveryColumns<EmailDeliveryRow> = {
+  inserted: { message: (d) => JSON.stringify(d.message), message_id: (d) => d.messageId ?? null },
+  updated: { message_id: (d) => d.messageId ?? null },
+  read: (r) => ({
+    message: JSON.parse(String(r.message)) as RenderedEmail,
+    ...(r.message_id !== null && r.message_id !== undefined ? { messageId: String(r.message_id) } : {}),
+  }),
+};
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS email_deliveries (
@@ -46,42 +59,11 @@ CREATE INDEX IF NOT EXISTS email_deliveries_template ON email_deliveries (templa
 
 type Row = Record<string, unknown>;
 
-export class EmailDeliveryStore {
-  constructor(private readonly db: DatabaseSync) {
+/** The email log: insert, update and get are the shared table's; list is its own. */
+export class EmailDeliveryStore extends DeliveryTable<EmailDeliveryRow> {
+  constructor(db: DatabaseSync) {
+    super(db, "email_deliveries", EMAIL_COLUMNS);
     db.exec(SCHEMA);
-  }
-
-  insert(d: Omit<EmailDeliveryRow, "id">): number {
-    const row = this.db
-      .prepare(
-        `INSERT INTO email_deliveries (partner_id, template_id, job_id, event, message, state, attempts, message_id, next_attempt_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      )
-      .get(
-        d.partnerId,
-        d.templateId,
-        d.jobId,
-        d.event,
-        JSON.stringify(d.message),
-        d.state,
-        JSON.stringify(d.attempts),
-        d.messageId ?? null,
-        d.nextAttemptAt,
-        d.createdAt,
-        d.updatedAt,
-      ) as Row;
-    return Number(row.id);
-  }
-
-  update(d: EmailDeliveryRow): void {
-    this.db
-      .prepare("UPDATE email_deliveries SET state = ?, attempts = ?, message_id = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?")
-      .run(d.state, JSON.stringify(d.attempts), d.messageId ?? null, d.nextAttemptAt, d.updatedAt, d.id);
-  }
-
-  get(id: number): EmailDeliveryRow | undefined {
-    const row = this.db.prepare("SELECT * FROM email_deliveries WHERE id = ?").get(id) as Row | undefined;
-    return row ? toRow(row) : undefined;
   }
 
   list(filter: { templateId?: string; partnerId?: number; state?: string } = {}): EmailDeliveryRow[] {
@@ -92,18 +74,5 @@ export class EmailDeliveryStore {
 }
 
 function toRow(r: Row): EmailDeliveryRow {
-  return {
-    id: Number(r.id),
-    partnerId: Number(r.partner_id),
-    templateId: String(r.template_id),
-    jobId: Number(r.job_id),
-    event: String(r.event),
-    message: JSON.parse(String(r.message)) as RenderedEmail,
-    state: String(r.state) as EmailState,
-    attempts: JSON.parse(String(r.attempts)) as EmailAttempt[],
-    ...(r.message_id !== null && r.message_id !== undefined ? { messageId: String(r.message_id) } : {}),
-    nextAttemptAt: Number(r.next_attempt_at),
-    createdAt: Number(r.created_at),
-    updatedAt: Number(r.updated_at),
-  };
+  return readJob(EMAIL_COLUMNS, r);
 }

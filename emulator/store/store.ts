@@ -4,6 +4,7 @@
  * Objects (app tokens, templates, entries) are JSON documents keyed by (kind, id); the emulator holds
  * few of them, so filtering happens in code.
  */
+import { type AttemptTimes, type DeliveryColumns, type DeliveryJob, DeliveryTable, readJob } from "./deliveryTable";
 import { DatabaseSync } from "./quietSqlite";
 
 export type DocKind = "appToken" | "template" | "entry";
@@ -14,30 +15,25 @@ export interface PartnerRow {
   createdAt: number;
 }
 
-export interface DeliveryAttempt {
-  /** Unix milliseconds. */
-  atMs: number;
+export interface DeliveryAttempt extends AttemptTimes {
+  /** The receiver's HTTP status, when it answered. */
   status?: number;
-  error?: string;
-  durationMs: number;
 }
 
-export interface DeliveryRow {
-  id: number;
-  partnerId: number;
-  templateId: string;
-  jobId: number;
-  event: string;
+/** A webhook job: the Notification body POSTed to the template's URL. */
+export interface DeliveryRow extends DeliveryJob<DeliveryAttempt> {
   url: string;
   payload: string;
   /** Value of the signature header, fixed when the job is created. */
   signature: string;
-  state: "pending" | "delivered" | "failed";
-  attempts: DeliveryAttempt[];
-  nextAttemptAt: number;
-  createdAt: number;
-  updatedAt: number;
 }
+
+/** The webhook log's own columns (the bookkeeping ones are deliveryTable.ts's). */
+const WEBHOOK_COLUMNS: DeliveryColumns<DeliveryRow> = {
+  inserted: { url: (d) => d.url, payload: (d) => d.payload, signature: (d) => d.signature },
+  updated: {},
+  read: (r) => ({ url: String(r.url), payload: String(r.payload), signature: String(r.signature) }),
+};
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -60,6 +56,7 @@ type Row = Record<string, unknown>;
 
 export class Store {
   readonly db: DatabaseSync;
+  private readonly deliveries: DeliveryTable<DeliveryRow>;
 
   constructor(file: string = ":memory:") {
     this.db = new DatabaseSync(file);
@@ -67,6 +64,7 @@ export class Store {
     this.db.exec("PRAGMA synchronous = FULL");
     this.db.exec("PRAGMA busy_timeout = 5000");
     this.db.exec(SCHEMA);
+    this.deliveries = new DeliveryTable(this.db, "deliveries", WEBHOOK_COLUMNS);
   }
 
   close(): void {
@@ -147,37 +145,15 @@ export class Store {
   // ---- deliveries -----------------------------------------------------------------------------
 
   insertDelivery(d: Omit<DeliveryRow, "id">): number {
-    const row = this.db
-      .prepare(
-        `INSERT INTO deliveries (partner_id, template_id, job_id, event, url, payload, signature, state, attempts, next_attempt_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      )
-      .get(
-        d.partnerId,
-        d.templateId,
-        d.jobId,
-        d.event,
-        d.url,
-        d.payload,
-        d.signature,
-        d.state,
-        JSON.stringify(d.attempts),
-        d.nextAttemptAt,
-        d.createdAt,
-        d.updatedAt,
-      ) as Row;
-    return Number(row.id);
+    return this.deliveries.insert(d);
   }
 
   updateDelivery(d: DeliveryRow): void {
-    this.db
-      .prepare("UPDATE deliveries SET state = ?, attempts = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?")
-      .run(d.state, JSON.stringify(d.attempts), d.nextAttemptAt, d.updatedAt, d.id);
+    this.deliveries.update(d);
   }
 
   getDelivery(id: number): DeliveryRow | undefined {
-    const row = this.db.prepare("SELECT * FROM deliveries WHERE id = ?").get(id) as Row | undefined;
-    return row ? toDelivery(row) : undefined;
+    return this.deliveries.get(id);
   }
 
   listDeliveries(filter: { templateId?: string; partnerId?: number; state?: string } = {}): DeliveryRow[] {
@@ -198,19 +174,5 @@ export function deliveryFilter(filter: { templateId?: string; partnerId?: number
 }
 
 function toDelivery(r: Row): DeliveryRow {
-  return {
-    id: Number(r.id),
-    partnerId: Number(r.partner_id),
-    templateId: String(r.template_id),
-    jobId: Number(r.job_id),
-    event: String(r.event),
-    url: String(r.url),
-    payload: String(r.payload),
-    signature: String(r.signature),
-    state: String(r.state) as DeliveryRow["state"],
-    attempts: JSON.parse(String(r.attempts)) as DeliveryAttempt[],
-    nextAttemptAt: Number(r.next_attempt_at),
-    createdAt: Number(r.created_at),
-    updatedAt: Number(r.updated_at),
-  };
+  return readJob(WEBHOOK_COLUMNS, r);
 }

@@ -1,6 +1,7 @@
 /**
- * Every resource and every function of the package, each from its one definition. A new resource or function is
- * added here and nowhere else.
+ * Every resource and every function of the package, each from its one definition. A new function is added here and
+ * nowhere else; a new resource is listed here, and also needs its dynamic class (provider/resources/), its native
+ * class (provider/native/index.ts) and its export (provider/index.ts).
  */
 import { appToken } from "./appToken";
 import type { ResourceDefinition } from "./define";

@@ -1,5 +1,5 @@
 /**
- * Resource Args derived from the input schemas (provider/schemas/), so the program's types and check's rules cannot
+ * Resource Args derived from the input schemas (each definition's in provider/definitions/), so the program's types and check's rules cannot
  * drift apart: every field becomes a pulumi.Input (record values too), keeping the schema's optionality and docs.
  */
 import type * as pulumi from "@pulumi/pulumi";

@@ -1,11 +1,12 @@
 /**
  * The project's own import graph, read from the sources (relative imports only, `import type` included: a type
- * cycle is still a reading cycle). Used by the architecture test to find file and folder cycles.
+ * cycle is still a reading cycle; so are imports run for their effect and dynamic imports). Used by the architecture test to find file and folder cycles.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
-const IMPORT = /(?:import|export)\s[^;]*?from\s+"(\.{1,2}\/[^"]+)"|require\("(\.{1,2}\/[^"]+)"\)/g;
+/** `import x from`, `export ... from`, a bare `import "./x"` (run for its effect), `import("./x")` and `require("./x")`. */
+const IMPORT = /(?:import|export)\s[^;]*?from\s+"(\.{1,2}\/[^"]+)"|(?:^|[;\s])import\s+"(\.{1,2}\/[^"]+)"|(?:import|require)\(\s*"(\.{1,2}\/[^"]+)"\s*\)/gm;
 
 export type ImportGraph = Map<string, Set<string>>;
 
@@ -17,7 +18,7 @@ export function importGraph(repo: string, roots: string[]): ImportGraph {
       const from = relative(repo, file);
       const targets = new Set<string>();
       for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
-        const spec = match[1] ?? match[2];
+        const spec = match[1] ?? match[2] ?? match[3];
         const target = spec ? resolveTs(resolve(dirname(file), spec)) : undefined;
         if (target) targets.add(relative(repo, target));
       }

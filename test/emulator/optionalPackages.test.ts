@@ -14,7 +14,7 @@ import {
   MEDIA_PACKAGES,
   OptionalPackageMissingError,
   requireOptional,
-} from "../../emulator/optionalPackages";
+} from "../../emulator/shared/optionalPackages";
 
 const repo = join(__dirname, "..", "..");
 const manifest = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as {

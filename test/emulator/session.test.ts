@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ADMIN_SECRET, PARTNER_ID, inProcess, type InProcess } from "./helpers";
 
-/** Independent v2 ks decoder (DESIGN.md "Session strings"), written here so the test checks the format itself. */
+/** Independent v2 ks decoder (the format: docs/emulator.md, Sessions), written here so the test checks the format itself. */
 function decodeKs(ks: string, secret: string): { partnerId: number; fields: URLSearchParams } {
   const raw = Buffer.from(ks, "base64url");
   const second = raw.indexOf("|", 3);

@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EMULATOR_PACKAGES, MEDIA_PACKAGES } from "../../emulator/optionalPackages";
+import { EMULATOR_PACKAGES, MEDIA_PACKAGES } from "../../emulator/shared/optionalPackages";
 import { SvcClient } from "../../sdk";
 import { cleanEnv, pulumiEnv, run, runOk, scratchDir, startEmulatorBin, type EmulatorInfo, type Result } from "./processes";
 import { installTarball, packRepo, repoToolVersion, writeFiles, type Packed } from "./packedPackage";

@@ -8,7 +8,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { OBJECT_TYPES, type ErrorCode } from "../contract/platform";
+import { OBJECT_TYPES, type ErrorCode } from "../../contract/platform";
 
 export type ApiErrorArgs = Record<string, string | number>;
 

@@ -5,8 +5,8 @@
  * API (`POST /_emulator/partners/:id/features`); the flag is stored beside the account, so it survives restarts.
  */
 import { EVENT_NOTIFICATION_PLUGIN } from "../../contract/platform";
-import { ApiError } from "../errors";
-import type { Store } from "../store/store";
+import { ApiError } from "../shared/errors";
+import type { Store } from "./store";
 
 export const PARTNER_FEATURES = [EVENT_NOTIFICATION_PLUGIN] as const;
 export type PartnerFeature = (typeof PARTNER_FEATURES)[number];
