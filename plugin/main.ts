@@ -9,7 +9,7 @@ import { exitAfterSettlingOnSigint } from "../provider/core/termination";
 import { DEFINITIONS } from "../provider/definitions";
 import { EngineLog, engineAddressOf } from "./engineLog";
 import { SvcProviderServer } from "./server";
-import { PLUGIN_VERSION } from "./version";
+import { PLUGIN_VERSION } from "../provider/core/pluginRelease";
 
 async function main(): Promise<void> {
   // The engine's SIGINT means it no longer takes answers: creates in flight delete what they made before the exit.

@@ -10,7 +10,7 @@ import { fieldsOf, type InputField, type OutputField, type ResourceDefinition } 
 import type { ArgumentField, FunctionDefinition } from "../provider/definitions/defineFunction";
 import { enumValues, SCHEMA_TYPES, type SchemaType, type SchemaTypeName } from "../provider/definitions/schemaTypes";
 import { examplesBlock } from "./examples";
-import { PLUGIN_DOWNLOAD_URL } from "./version";
+import { PLUGIN_DOWNLOAD_URL } from "../provider/core/pluginRelease";
 
 export const PACKAGE = "svc";
 export const CONNECTION_TYPE = `${PACKAGE}:index:Connection`;

@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { QuietResource } from "../resources/quietResource";
 import { FIELD_TABLE, type ResourceType } from "../resources/fieldTable";
 import { resourceProps } from "../resources/resourceProps";
-import { PLUGIN_DOWNLOAD_URL, PLUGIN_VERSION } from "../../plugin/version";
+import { PLUGIN_DOWNLOAD_URL, PLUGIN_VERSION } from "../core/pluginRelease";
 
 export const nativeTypeToken = (type: ResourceType): string => `svc:index:${type}`;
 

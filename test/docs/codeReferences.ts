@@ -52,6 +52,8 @@ export const ALLOWED: Record<string, string> = {
   "snapshot.go": "a file of Pulumi's engine (backend/snapshot.go), cited in design.md",
   "deployment_executor.go": "a file of Pulumi's engine (resource/deploy/), cited in design.md",
   "step_executor.go": "a file of Pulumi's engine (resource/deploy/), cited in design.md",
+  "dist/release-test/": "the folder `npm test` builds the host platform's release into (build output)",
+  "Main.yaml": "the file `pulumi-svc takeover --language yaml` writes into the user's project",
   "plugin/dynamic": "a column of the bench's table (the plugin's time over the dynamic provider's), not a path",
 };
 

@@ -149,7 +149,7 @@ describe("the package as a user installs it", () => {
     const paths = packed.files.map((f) => f.path);
     for (const path of paths) {
       expect(path, path).toMatch(
-        /^(dist\/(contract|provider|sdk|emulator|client|pulumi-resource-svc|policy)\/|dist\/plugin\/version\.(js|d\.ts)$|plugin\/schema\.json$|emulator\/avatar\/media\/|policy\/(PulumiPolicy\.yaml|package\.json|analyzer)$|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/,
+        /^(dist\/(contract|provider|sdk|emulator|client|pulumi-resource-svc|policy)\/|plugin\/schema\.json$|emulator\/avatar\/media\/|policy\/(PulumiPolicy\.yaml|package\.json|analyzer)$|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/,
       );
       expect(path, path).not.toMatch(/(^|\/)(test|tests|bench|__tests__)\/|\.test\.|\.map$|tsbuildinfo/);
     }
@@ -162,7 +162,7 @@ describe("the package as a user installs it", () => {
       "dist/pulumi-resource-svc/pulumi-resource-svc",
       "dist/pulumi-resource-svc/pulumi-resource-svc.js",
       // pulumi-svc/native reads the plugin's version and download URL from it
-      "dist/plugin/version.js",
+      "dist/provider/core/pluginRelease.js",
       "plugin/schema.json",
       "dist/emulator/cli.js",
       "dist/sdk/browser/fakes/index.d.ts",
