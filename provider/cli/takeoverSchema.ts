@@ -80,7 +80,9 @@ export function renderValue(schema: SchemaView, spec: PropertySpec, value: unkno
   if (spec.$ref) {
     const target = referencedType(schema, spec.$ref);
     if (target.enum) {
-      if (!target.enum.includes(value)) throw wrong(`one of ${JSON.stringify(target.enum)}`);
+      // The schema lists an enum's members as { name, value } (Pulumi's package schema); a bare value is read as well.
+      const allowed = target.enum.map((member) => (member !== null && typeof member === "object" && "value" in member ? member.value : member));
+      if (!allowed.includes(value)) throw wrong(`one of ${JSON.stringify(allowed)}`);
       return syntax.enumValue(typeName(spec.$ref), renderValue(schema, { type: target.type ?? "string" }, value, syntax, path));
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) throw wrong("an object");
