@@ -203,7 +203,14 @@ describe("takeover's Python, Go and YAML programs from hostile platform values",
       language: { python: { packageName: "pulumi_svc" }, go: { importBasePath: "github.com/pulumi-svc/pulumi-svc/sdk/go/svc" } },
       resources: { "svc:index:Thing": { inputProperties: { tags: { type: "object", additionalProperties: { type: "string" } } } } },
     };
-    const thing: Declaration = { type: "Thing", token: "svc:index:Thing", id: "1", name: "thing", hasSignSecret: false, inputs: { tags: { "fn::readFile": "/etc/passwd" } } };
+    const thing: Declaration = {
+      type: "Thing",
+      token: "svc:index:Thing",
+      id: "1",
+      name: "thing",
+      hasSignSecret: false,
+      inputs: { tags: { "fn::readFile": "/etc/passwd" } },
+    };
     expect(() => yamlProgram(schema, [thing], header)).toThrow(`the map key "fn::readFile" would be a Pulumi YAML function call; takeover wrote nothing`);
   });
 
