@@ -22,6 +22,9 @@ export default defineConfig({
       "test/browser/**/*.test.ts",
       "test/docs/**/*.test.ts",
       "test/fuzz/**/*.test.ts",
+      // The per-account isolation tests that run in process (the engine ones are *.engine.test.ts).
+      "test/scale/accountIsolation.test.ts",
+      "test/scale/partnerTraffic.test.ts",
     ],
     exclude: [
       // Read the built package (dist/) or start child processes.

@@ -3,6 +3,7 @@
  * the clock, the seeded account, session checks, event delivery, faults and request stats.
  */
 import { randomBytes, randomInt } from "node:crypto";
+import { PartnerTraffic } from "./api/partnerTraffic";
 import { RequestStats } from "./api/stats";
 import type { DeliveryOptions } from "./events/deliverer";
 import { Deliverer } from "./events/deliverer";
@@ -57,6 +58,8 @@ export interface EmulatorContext {
   mail: { sink: SmtpSink; log: EmailDeliveryStore; deliverer: EmailDeliverer };
   faults: FaultController;
   stats: RequestStats;
+  /** Calls in flight per account, and faults aimed at one account (api/partnerTraffic.ts). */
+  traffic: PartnerTraffic;
   /** Who may use the control API and which origins CORS admits (loopback: open and `*`). */
   access: AccessPolicy;
   log(line: string): void;
@@ -89,6 +92,7 @@ export function createEmulatorContext(opts: EmulatorOptions = {}): EmulatorConte
     mail: { sink, log: emailLog, deliverer: emailDeliverer },
     faults,
     stats: new RequestStats(),
+    traffic: new PartnerTraffic(),
     access: accessPolicy({ host: opts.host, controlToken: opts.controlToken, corsOrigins: opts.corsOrigins }),
     log,
     createPartner(adminSecret = randomBytes(16).toString("hex")) {

@@ -26,6 +26,7 @@ import { type SvcClient, SvcResponseError } from "../../sdk";
 import { clientFor, operationSignal, serverNowMs } from "../core/clients";
 import { plain, sameValue } from "../core/diff";
 import { PartialCreateError, ProviderError, unlessGone } from "../core/errors";
+import { accountScope } from "../core/accountScope";
 import { createWithRecovery } from "../core/recovery";
 import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
 import { carriedForRead, checkSelectors, chooseSource, eventOf, keepsSystemName, messageOf, nameOf } from "./templateSelection";
@@ -263,7 +264,7 @@ export const emailNotificationTemplate = defineResource<EmailNotificationTemplat
     const fields = cloneFields(inputs);
     const clone = await createWithRecovery<EmailTemplate>({
       what: "email template",
-      fingerprint: `email template ${fields.systemName ?? JSON.stringify([fields.name, fields.subject, fields.description])}`,
+      fingerprint: `${accountScope(client)} email template ${fields.systemName ?? JSON.stringify([fields.name, fields.subject, fields.description])}`,
       create: () => client.emailTemplates.clone(source.id, fields, { signal }),
       find: (since) => findCloned(client, fields, since, signal),
       idOf: (t) => t.id,

@@ -11,6 +11,7 @@ import { type EventNotificationTemplate, HttpMethod, SecureHashingAlgo, Template
 import { clientFor, operationSignal, serverNowMs } from "../core/clients";
 import { plain } from "../core/diff";
 import { PartialCreateError, ProviderError, unlessGone } from "../core/errors";
+import { accountScope } from "../core/accountScope";
 import { createWithRecovery } from "../core/recovery";
 import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
 import { carriedForRead, checkSelectors, chooseSource, eventOf, keepsSystemName, messageOf, nameOf } from "./templateSelection";
@@ -178,7 +179,7 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
     const fields = cloneFields(inputs);
     const clone = await createWithRecovery<EventNotificationTemplate>({
       what: "template",
-      fingerprint: `template ${fields.systemName ?? JSON.stringify([fields.name, fields.url, fields.description])}`,
+      fingerprint: `${accountScope(client)} template ${fields.systemName ?? JSON.stringify([fields.name, fields.url, fields.description])}`,
       create: () => client.templates.clone(source.id, fields, { signal }),
       find: (since) => findCloned(client, fields, since, signal),
       idOf: (t) => t.id,
