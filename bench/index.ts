@@ -218,6 +218,8 @@ function renderScale(r: ScaleBenchResult): string {
           fmt(s.msPerResource, 1),
           fmt(s.ratio, 2),
           fmt(s.cpuRatio, 2),
+          fmt(s.nativeRatio, 2),
+          fmt(s.nativeCpuRatio, 2),
           `${fmt(s.cpu.program, 1)} / ${fmt(s.cpu.provider, 1)} / ${fmt(s.cpu.rest, 1)}`,
           fmt(s.providerProcesses),
           fmt(s.providerPeakMiB, 1),
@@ -226,8 +228,24 @@ function renderScale(r: ScaleBenchResult): string {
     ),
   );
   return [
-    `  engine ${r.engine}; floor = N no-op dynamic resources; tokens = N AppTokens on one account; accounts = 20 accounts x N/20 mixed resources`,
-    table(["N", "operation", "program", "ms", "ms/res", "ratio", "CPU ratio", "CPU s program / provider / rest", "provider procs", "provider MiB"], rows),
+    `  engine ${r.engine}; floor = N no-op dynamic resources; floorNative = N AppTokens on a no-op native plugin (native ratios are against it); tokens = N AppTokens on one account; accounts = 20 accounts x N/20 mixed resources`,
+    table(
+      [
+        "N",
+        "operation",
+        "program",
+        "ms",
+        "ms/res",
+        "ratio",
+        "CPU ratio",
+        "native ratio",
+        "native CPU ratio",
+        "CPU s program / provider / rest",
+        "provider procs",
+        "provider MiB",
+      ],
+      rows,
+    ),
     ...r.failures.map((f) => `  FAILED ${f}`),
   ].join("\n");
 }

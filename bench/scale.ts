@@ -13,12 +13,15 @@
  */
 import { cpSync } from "node:fs";
 import { join } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { benchStack, fixturesDir, repoRoot, type BenchStack } from "./engine";
+import { buildNoopPlugin } from "./noopPlugin/build";
 import { startEmulatorProcess } from "./emulatorProcess";
 
 export const SCALE_OPERATIONS = ["up", "preview", "refresh", "update", "destroy"] as const;
 export type ScaleOperation = (typeof SCALE_OPERATIONS)[number];
-export const SCALE_PROGRAMS = ["floor", "tokensDynamic", "tokensPlugin", "accountsDynamic", "accountsPlugin"] as const;
+export const SCALE_PROGRAMS = ["floor", "floorNative", "tokensDynamic", "tokensPlugin", "accountsDynamic", "accountsPlugin"] as const;
 export type ScaleProgram = (typeof SCALE_PROGRAMS)[number];
 export const DEFAULT_SCALE_SIZES = [200, 1_000];
 export const ACCOUNTS = 20;
@@ -32,6 +35,9 @@ export interface ScaleSample {
   cpu: { program: number; provider: number; rest: number };
   /** cpu total / the floor's. */
   cpuRatio: number;
+  /** ms and CPU against the no-op native plugin's (the plugin's own floor). */
+  nativeRatio: number;
+  nativeCpuRatio: number;
   providerProcesses: number;
   providerPeakMiB: number;
 }
@@ -58,6 +64,7 @@ export async function benchScale(options: { sizes?: number[]; log?: (line: strin
   const emulator = await startEmulatorProcess();
   const stacks: Partial<Record<ScaleProgram, BenchStack>> = {};
   const failures: string[] = [];
+  const noopPluginDir = mkdtempSync(join(tmpdir(), "pulumi-svc-noop-plugin-"));
   try {
     const target = emulator.target;
     const accounts = [target];
@@ -71,12 +78,13 @@ export async function benchScale(options: { sizes?: number[]; log?: (line: strin
       "svc:adminSecret": { value: target.adminSecret, secret: true },
     };
     stacks.floor = await benchStack("noop");
+    stacks.floorNative = await benchStack("appTokensPlugin", { pluginDir: await buildNoopPlugin(noopPluginDir) });
     stacks.tokensDynamic = await benchStack("appTokens");
     stacks.tokensPlugin = await benchStack("appTokensPlugin", { pluginDir: plugin });
     stacks.accountsDynamic = await benchStack("accounts");
     stacks.accountsPlugin = await benchStack("accountsPlugin", { pluginDir: plugin });
     cpSync(join(fixturesDir, "accounts", "shape.js"), join(stacks.accountsPlugin.stack.workspace.workDir, "shape.js"));
-    for (const p of ["tokensDynamic", "tokensPlugin"] as const) await stacks[p]!.stack.setAllConfig(single);
+    for (const p of ["floorNative", "tokensDynamic", "tokensPlugin"] as const) await stacks[p]!.stack.setAllConfig(single);
     for (const p of ["accountsDynamic", "accountsPlugin"] as const) {
       await stacks[p]!.stack.setAllConfig({ accountCount: { value: String(ACCOUNTS) }, accounts: { value: JSON.stringify(accounts), secret: true } });
     }
@@ -85,8 +93,9 @@ export async function benchScale(options: { sizes?: number[]; log?: (line: strin
 
     const results: ScaleSize[] = [];
     for (const resources of sizes) {
-      const raw: Record<ScaleProgram, Partial<Record<ScaleOperation, Omit<ScaleSample, "ratio" | "cpuRatio">>>> = {
+      const raw: Record<ScaleProgram, Partial<Record<ScaleOperation, Omit<ScaleSample, "ratio" | "cpuRatio" | "nativeRatio" | "nativeCpuRatio">>>> = {
         floor: {},
+        floorNative: {},
         tokensDynamic: {},
         tokensPlugin: {},
         accountsDynamic: {},
@@ -137,6 +146,7 @@ export async function benchScale(options: { sizes?: number[]; log?: (line: strin
   } finally {
     await Promise.all(Object.values(stacks).map((s) => s.cleanup()));
     await emulator.close();
+    rmSync(noopPluginDir, { recursive: true, force: true });
   }
 }
 
@@ -147,7 +157,7 @@ async function measure(
   op: ScaleOperation,
   resources: number,
   timeoutMs: number,
-): Promise<Omit<ScaleSample, "ratio" | "cpuRatio">> {
+): Promise<Omit<ScaleSample, "ratio" | "cpuRatio" | "nativeRatio" | "nativeCpuRatio">> {
   const { stack } = bench;
   const signal = AbortSignal.timeout(timeoutMs);
   // The resources, the stack, and on the plugin's many-accounts shape its 20 explicit providers.
