@@ -17,7 +17,7 @@ import { benchListing, DEFAULT_LISTING_SIZES, type ListingRow } from "./listing"
 import { benchProvider, DEFAULT_SIZES, OPERATIONS, type CpuFigures, type ProviderBenchResult } from "./provider";
 import { benchReliability, type ReliabilityResult } from "./reliability";
 import { fmt, table } from "./report";
-import { benchScale, DEFAULT_SCALE_SIZES, SCALE_OPERATIONS, SCALE_PROGRAMS, type ScaleBenchResult } from "./scale";
+import { benchScale, DEFAULT_SCALE_SIZES, SCALE_OPERATIONS, SCALE_PROGRAMS, type ScaleBenchResult, type ScaleProgram } from "./scale";
 import { benchTakeover, type TakeoverBenchResult } from "./takeover";
 import { benchSdk, type SdkBenchResult } from "./sdk";
 
@@ -352,6 +352,7 @@ async function main(): Promise<void> {
     .option("--only <parts>", `comma-separated subset of ${PARTS.join(",")} (default ${DEFAULT_PARTS.join(",")})`, partList)
     .addOption(new Option("--shape <shape>", "scale: the listing, takeover and scale parts (issue 27's shapes)").choices(["scale"]))
     .option("--scale-sizes <list>", "resources per program in the scale shapes (multiples of 20)", sizeList, DEFAULT_SCALE_SIZES)
+    .option("--scale-programs <list>", `a subset of ${SCALE_PROGRAMS.join(",")} (the floor always runs)`, (v: string) => v.split(",") as ScaleProgram[])
     .addOption(
       new Option("--sizes <list>", "resources per program at each point of the provider bench's scale curve")
         .env("SVC_BENCH_SIZES")
@@ -368,6 +369,7 @@ async function main(): Promise<void> {
     only?: Part[];
     shape?: "scale";
     scaleSizes: number[];
+    scalePrograms?: ScaleProgram[];
     sizes: number[];
     resources?: number;
     rounds: number;
@@ -392,7 +394,7 @@ async function main(): Promise<void> {
     reliability: await run(only.has("reliability"), "reliability", () => benchReliability({ resources: opts.resources ?? 50 })),
     listing: await run(only.has("listing"), "listing", () => benchListing(DEFAULT_LISTING_SIZES)),
     takeover: await run(only.has("takeover"), "takeover", () => benchTakeover()),
-    scale: await run(only.has("scale"), "scale", () => benchScale({ sizes: opts.scaleSizes })),
+    scale: await run(only.has("scale"), "scale", () => benchScale({ sizes: opts.scaleSizes, programs: opts.scalePrograms })),
   };
 
   report.loadAverageAtEnd = load();

@@ -9,7 +9,7 @@
  * one run each (the sizes are big), programs taking turns going first. Per operation: wall time, its ratio to the
  * floor's in the same run, CPU of the program, the provider process(es) and the rest, the provider's peak memory
  * (the largest of its processes), and ms per resource (the curve from 200 to 1,000).
- * Run alone: `npm run build && npx node dist/bench/scale.js [sizes]`.
+ * Run alone: `npm run build && npx node dist/bench/scale.js [sizes] [programs, e.g. floorNative,tokensPlugin]`.
  */
 import { cpSync } from "node:fs";
 import { join } from "node:path";
@@ -56,8 +56,12 @@ export interface ScaleBenchResult {
 
 const plugin = join(repoRoot, "dist", "pulumi-resource-svc");
 
-export async function benchScale(options: { sizes?: number[]; log?: (line: string) => void; operationTimeoutMs?: number } = {}): Promise<ScaleBenchResult> {
+export async function benchScale(
+  options: { sizes?: number[]; programs?: readonly ScaleProgram[]; log?: (line: string) => void; operationTimeoutMs?: number } = {},
+): Promise<ScaleBenchResult> {
   const sizes = options.sizes ?? DEFAULT_SCALE_SIZES;
+  // The floor is always measured: every ratio is against it.
+  const programs = SCALE_PROGRAMS.filter((p) => p === "floor" || (options.programs ?? SCALE_PROGRAMS).includes(p));
   if (sizes.some((n) => !Number.isInteger(n) || n < ACCOUNTS || n % ACCOUNTS !== 0)) throw new Error(`scale sizes must be multiples of ${ACCOUNTS}`);
   const log = options.log ?? ((line: string) => process.stderr.write(`[bench scale] ${line}\n`));
   const timeoutMs = options.operationTimeoutMs ?? 900_000;
@@ -77,18 +81,27 @@ export async function benchScale(options: { sizes?: number[]; log?: (line: strin
       "svc:partnerId": { value: String(target.partnerId) },
       "svc:adminSecret": { value: target.adminSecret, secret: true },
     };
-    stacks.floor = await benchStack("noop");
-    stacks.floorNative = await benchStack("appTokensPlugin", { pluginDir: await buildNoopPlugin(noopPluginDir) });
-    stacks.tokensDynamic = await benchStack("appTokens");
-    stacks.tokensPlugin = await benchStack("appTokensPlugin", { pluginDir: plugin });
-    stacks.accountsDynamic = await benchStack("accounts");
-    stacks.accountsPlugin = await benchStack("accountsPlugin", { pluginDir: plugin });
-    cpSync(join(fixturesDir, "accounts", "shape.js"), join(stacks.accountsPlugin.stack.workspace.workDir, "shape.js"));
-    for (const p of ["floorNative", "tokensDynamic", "tokensPlugin"] as const) await stacks[p]!.stack.setAllConfig(single);
-    for (const p of ["accountsDynamic", "accountsPlugin"] as const) {
-      await stacks[p]!.stack.setAllConfig({ accountCount: { value: String(ACCOUNTS) }, accounts: { value: JSON.stringify(accounts), secret: true } });
+    const makers: Record<ScaleProgram, () => Promise<BenchStack>> = {
+      floor: () => benchStack("noop"),
+      floorNative: async () => benchStack("appTokensPlugin", { pluginDir: await buildNoopPlugin(noopPluginDir) }),
+      tokensDynamic: () => benchStack("appTokens"),
+      tokensPlugin: () => benchStack("appTokensPlugin", { pluginDir: plugin }),
+      accountsDynamic: () => benchStack("accounts"),
+      accountsPlugin: async () => {
+        const made = await benchStack("accountsPlugin", { pluginDir: plugin });
+        cpSync(join(fixturesDir, "accounts", "shape.js"), join(made.stack.workspace.workDir, "shape.js"));
+        return made;
+      },
+    };
+    for (const p of programs) {
+      const made = await makers[p]();
+      stacks[p] = made;
+      if (p === "floorNative" || p === "tokensDynamic" || p === "tokensPlugin") await made.stack.setAllConfig(single);
+      if (p === "accountsDynamic" || p === "accountsPlugin") {
+        await made.stack.setAllConfig({ accountCount: { value: String(ACCOUNTS) }, accounts: { value: JSON.stringify(accounts), secret: true } });
+      }
     }
-    const engine = (await stacks.floor.stack.workspace.pulumiVersion) ?? "unknown";
+    const engine = (await stacks.floor!.stack.workspace.pulumiVersion) ?? "unknown";
     const all = stacks as Record<ScaleProgram, BenchStack>;
 
     const results: ScaleSize[] = [];
@@ -101,7 +114,7 @@ export async function benchScale(options: { sizes?: number[]; log?: (line: strin
         accountsDynamic: {},
         accountsPlugin: {},
       };
-      for (const p of SCALE_PROGRAMS) {
+      for (const p of programs) {
         const config: Record<string, { value: string }> = p.startsWith("accounts")
           ? { perAccount: { value: String(resources / ACCOUNTS) } }
           : { count: { value: String(resources) } };
@@ -109,8 +122,8 @@ export async function benchScale(options: { sizes?: number[]; log?: (line: strin
       }
       const broken = new Set<ScaleProgram>();
       for (const [index, op] of SCALE_OPERATIONS.entries()) {
-        const turn = index % SCALE_PROGRAMS.length;
-        for (const p of [...SCALE_PROGRAMS.slice(turn), ...SCALE_PROGRAMS.slice(0, turn)]) {
+        const turn = index % programs.length;
+        for (const p of [...programs.slice(turn), ...programs.slice(0, turn)]) {
           if (broken.has(p)) continue;
           try {
             raw[p][op] = await measure(all[p], p, op, resources, timeoutMs);
@@ -130,12 +143,12 @@ export async function benchScale(options: { sizes?: number[]; log?: (line: strin
           Object.fromEntries(
             SCALE_OPERATIONS.filter((op) => raw[p][op]).map((op) => {
               const s = raw[p][op]!;
-              const floor = raw.floor[op];
               const total = (c: ScaleSample["cpu"]) => c.program + c.provider + c.rest;
-              return [
-                op,
-                { ...s, ratio: floor ? round2(s.ms / floor.ms) : Number.NaN, cpuRatio: floor ? round2(total(s.cpu) / total(floor.cpu)) : Number.NaN },
-              ];
+              const against = (floor: (typeof raw)["floor"][ScaleOperation]): [number, number] =>
+                floor ? [round2(s.ms / floor.ms), round2(total(s.cpu) / total(floor.cpu))] : [Number.NaN, Number.NaN];
+              const [ratio, cpuRatio] = against(raw.floor[op]);
+              const [nativeRatio, nativeCpuRatio] = against(raw.floorNative[op]);
+              return [op, { ...s, ratio, cpuRatio, nativeRatio, nativeCpuRatio }];
             }),
           ),
         ]),
@@ -213,7 +226,8 @@ function childrenCpuMicros(): number {
 
 if (require.main === module) {
   const sizes = process.argv[2] ? process.argv[2].split(",").map(Number) : undefined;
-  benchScale({ sizes }).then(
+  const programs = process.argv[3] ? (process.argv[3].split(",") as ScaleProgram[]) : undefined;
+  benchScale({ sizes, programs }).then(
     (result) => console.log(JSON.stringify(result, null, 2)),
     (error: unknown) => {
       console.error(error instanceof Error ? error.message : error);
