@@ -30,6 +30,10 @@ export default defineConfig({
       "test/upgrade/stateMigration.test.ts",
       "test/functions/**/*.test.ts",
       "test/policy/rules.test.ts",
+      // The per-account isolation tests that run in process (the engine ones are *.engine.test.ts).
+      "test/scale/accountIsolation.test.ts",
+      "test/scale/partnerTraffic.test.ts",
+      "test/scale/listingAtSize.test.ts",
     ],
     exclude: [
       // Read the built package (dist/) or start child processes.

@@ -20,6 +20,8 @@ export interface EmulatorProcess {
   resetStats(): Promise<void>;
   /** Every API request is answered after this many ms (0 = none). */
   setLatency(ms: number): Promise<void>;
+  /** Any control API call (e.g. POST /partners for another account, GET /traffic). */
+  control(method: "GET" | "POST", path: string, body?: unknown): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export async function startEmulatorProcess(): Promise<EmulatorProcess> {
   };
   return {
     target: { baseUrl: info.baseUrl, partnerId: info.partnerId, adminSecret: info.adminSecret },
+    control,
     stats: async () => (await control("GET", "/stats")) as Record<string, number>,
     resetStats: async () => void (await control("POST", "/stats/reset")),
     setLatency: async (ms) => void (await control("POST", "/faults", ms > 0 ? { latencyMs: ms } : {})),

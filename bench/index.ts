@@ -6,6 +6,7 @@
  *
  *   node dist/bench/index.js [--only emulator,sdk,provider,reliability,engineLog,functions] [--sizes 10,50,200,500 | --resources N] [--rounds N]
  *                            [--latency-ms 100] [--latency-resources 200] [--json]
+ *   node dist/bench/index.js --shape scale [--scale-sizes 200,1000]   the scale shapes: listing, takeover, many resources and accounts
  */
 import { writeFileSync } from "node:fs";
 import { arch, cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
@@ -13,14 +14,21 @@ import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { benchEmulator } from "./emulator";
 import { benchEngineLog, type EngineLogBenchResult, renderEngineLog } from "./engineLog";
+import { benchListing, DEFAULT_LISTING_SIZES, type ListingRow } from "./listing";
 import { benchProvider, DEFAULT_SIZES, OPERATIONS, type CpuFigures, type ProviderBenchResult } from "./provider";
 import { benchReliability, type ReliabilityResult } from "./reliability";
 import { benchFunctions, type FunctionsBenchResult, renderFunctions } from "./functions";
 import { fmt, table } from "./report";
+import { benchScale, DEFAULT_SCALE_SIZES, SCALE_OPERATIONS, SCALE_PROGRAMS, type ScaleBenchResult, type ScaleProgram } from "./scale";
+import { benchTakeover, type TakeoverBenchResult } from "./takeover";
 import { benchSdk, type SdkBenchResult } from "./sdk";
 
-const PARTS = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions"] as const;
+const PARTS = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions", "listing", "takeover", "scale"] as const;
 type Part = (typeof PARTS)[number];
+/** What `npm run bench` runs without --only or --shape; the scale shapes take long and run when asked for. */
+const DEFAULT_PARTS: Part[] = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions"];
+/** `--shape scale`: the parts of issue 27's shapes. */
+const SCALE_PARTS: Part[] = ["listing", "takeover", "scale"];
 
 type Outcome<T> = { status: "ok"; seconds: number; result: T } | { status: "failed"; seconds: number; error: string } | { status: "skipped" };
 
@@ -35,6 +43,9 @@ interface BenchReport {
   reliability: Outcome<ReliabilityResult>;
   engineLog: Outcome<EngineLogBenchResult>;
   functions: Outcome<FunctionsBenchResult>;
+  listing: Outcome<ListingRow[]>;
+  takeover: Outcome<TakeoverBenchResult>;
+  scale: Outcome<ScaleBenchResult>;
 }
 
 const positiveInt = (value: string): number => {
@@ -158,7 +169,91 @@ function render(report: BenchReport): string {
   );
   out.push(section("Diagnostics through the engine: the CPU they add to an up", report.engineLog, renderEngineLog));
   out.push(section("Provider functions: the cost of an invoke on a warm plugin", report.functions, renderFunctions));
+  out.push(
+    section("Emulator listing at size: one account, pages of 500 (the platform's cap), in process", report.listing, (rows) =>
+      table(
+        ["objects", "all tokens ms", "pages", "ms/page", "filtered ms", "middle page ms", "templates", "all templates ms"],
+        rows.map((r) => [
+          fmt(r.objects),
+          fmt(r.allTokensMs, 1),
+          fmt(r.pages),
+          fmt(r.msPerPage, 2),
+          fmt(r.filteredMs, 1),
+          fmt(r.middlePageMs, 1),
+          fmt(r.templates),
+          fmt(r.allTemplatesMs, 1),
+        ]),
+      ),
+    ),
+  );
+  out.push(
+    section("Takeover at size: pulumi-svc takeover of one account, then pulumi import on the plugin", report.takeover, (r) =>
+      table(
+        ["tokens", "templates", "listing ms", "command ms", "command MiB", "in import file", "imported", "import ms", "plugin MiB", "plugin CPU s"],
+        [
+          [
+            fmt(r.tokens),
+            fmt(r.templates),
+            fmt(r.listingMs),
+            fmt(r.commandMs),
+            fmt(r.commandPeakMiB, 1),
+            fmt(r.importFileResources),
+            fmt(r.imported),
+            fmt(r.importMs),
+            fmt(r.importPluginPeakMiB, 1),
+            fmt(r.importPluginCpuSeconds, 2),
+          ],
+        ],
+      ),
+    ),
+  );
+  out.push(section("Scale shapes through the engine: one run each; ratio and CPU ratio against the no-op floor of the same size", report.scale, renderScale));
   return out.join("\n\n");
+}
+
+function renderScale(r: ScaleBenchResult): string {
+  const rows = r.sizes.flatMap((size) =>
+    SCALE_OPERATIONS.flatMap((op) =>
+      SCALE_PROGRAMS.filter((p) => size.samples[p][op]).map((p) => {
+        const s = size.samples[p][op]!;
+        return [
+          fmt(size.resources),
+          op,
+          p,
+          fmt(s.ms),
+          fmt(s.msPerResource, 1),
+          fmt(s.ratio, 2),
+          fmt(s.cpuRatio, 2),
+          fmt(s.nativeRatio, 2),
+          fmt(s.nativeCpuRatio, 2),
+          `${fmt(s.cpu.program, 1)} / ${fmt(s.cpu.provider, 1)} / ${fmt(s.cpu.rest, 1)}`,
+          fmt(s.providerProcesses),
+          fmt(s.providerPeakMiB, 1),
+        ];
+      }),
+    ),
+  );
+  return [
+    `  engine ${r.engine}; floor = N no-op dynamic resources; floorNative = N AppTokens on a no-op native plugin (native ratios are against it); tokens = N AppTokens on one account; accounts = 20 accounts x N/20 mixed resources`,
+    table(
+      [
+        "N",
+        "operation",
+        "program",
+        "ms",
+        "ms/res",
+        "ratio",
+        "CPU ratio",
+        "native ratio",
+        "native CPU ratio",
+        "CPU s program / provider / rest",
+        "provider procs",
+        "provider MiB",
+      ],
+      rows,
+    ),
+    ...r.failures.map((f) => `  FAILED ${f}`),
+  ].join("\n");
 }
 
 function renderProvider(r: ProviderBenchResult): string {
@@ -260,7 +355,10 @@ async function main(): Promise<void> {
   const program = new Command()
     .name("bench")
     .description("pulumi-svc benchmarks: emulator, sdk vs raw undici, provider vs a no-op dynamic resource, reliability under faults")
-    .option("--only <parts>", `comma-separated subset of ${PARTS.join(",")}`, partList, [...PARTS])
+    .option("--only <parts>", `comma-separated subset of ${PARTS.join(",")} (default ${DEFAULT_PARTS.join(",")})`, partList)
+    .addOption(new Option("--shape <shape>", "scale: the listing, takeover and scale parts (issue 27's shapes)").choices(["scale"]))
+    .option("--scale-sizes <list>", "resources per program in the scale shapes (multiples of 20)", sizeList, DEFAULT_SCALE_SIZES)
+    .option("--scale-programs <list>", `a subset of ${SCALE_PROGRAMS.join(",")} (the floor always runs)`, (v: string) => v.split(",") as ScaleProgram[])
     .addOption(
       new Option("--sizes <list>", "resources per program at each point of the provider bench's scale curve")
         .env("SVC_BENCH_SIZES")
@@ -274,7 +372,10 @@ async function main(): Promise<void> {
     .option("--json", "print JSON instead of the table", false)
     .parse();
   const opts = program.opts<{
-    only: Part[];
+    only?: Part[];
+    shape?: "scale";
+    scaleSizes: number[];
+    scalePrograms?: ScaleProgram[];
     sizes: number[];
     resources?: number;
     rounds: number;
@@ -282,7 +383,7 @@ async function main(): Promise<void> {
     latencyResources: number;
     json: boolean;
   }>();
-  const only = new Set(opts.only);
+  const only = new Set(opts.only ?? (opts.shape === "scale" ? SCALE_PARTS : DEFAULT_PARTS));
 
   const report: BenchReport = {
     startedAt: new Date().toISOString(),
@@ -299,6 +400,9 @@ async function main(): Promise<void> {
     reliability: await run(only.has("reliability"), "reliability", () => benchReliability({ resources: opts.resources ?? 50 })),
     engineLog: await run(only.has("engineLog"), "engineLog", () => benchEngineLog({ resources: opts.resources ?? 200 })),
     functions: await run(only.has("functions"), "functions", () => benchFunctions()),
+    listing: await run(only.has("listing"), "listing", () => benchListing(DEFAULT_LISTING_SIZES)),
+    takeover: await run(only.has("takeover"), "takeover", () => benchTakeover()),
+    scale: await run(only.has("scale"), "scale", () => benchScale({ sizes: opts.scaleSizes, programs: opts.scalePrograms })),
   };
 
   report.loadAverageAtEnd = load();

@@ -6,6 +6,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { stripUserinfo } from "../contract/urlUserinfo";
 import type { EmulatorContext, EmulatorOptions } from "./context/emulatorContext";
+import { PartnerTraffic } from "./api/partnerTraffic";
 import { RequestStats } from "./context/requestStats";
 import { EmailDeliverer } from "./events/emailDeliverer";
 import { EventNotifier } from "./events/notifier";
@@ -45,6 +46,7 @@ export function createEmulatorContext(opts: EmulatorOptions = {}): EmulatorConte
     mail: { sink, log: emailLog, deliverer: emailDeliverer },
     faults,
     stats: new RequestStats(),
+    traffic: new PartnerTraffic(),
     access: accessPolicy({ host: opts.host, controlToken: opts.controlToken, corsOrigins: opts.corsOrigins }),
     maxApiBodyBytes: apiBodyCapOf(opts.maxApiBodyBytes),
     log,

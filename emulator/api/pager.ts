@@ -2,13 +2,19 @@
 import { PAGER } from "../../contract/platform";
 import type { ApiCall } from "./call";
 
-export function paginate<T>(call: ApiCall, items: T[]): { objects: T[]; totalCount: number } {
+/** The call's page as an offset and a limit (for listings the store pages itself). */
+export function pageOf(call: ApiCall): { offset: number; limit: number } {
   const pager = call.object("pager") ?? {};
   const size = toPositive(pager.pageSize, PAGER.defaultPageSize);
-  const pageSize = Math.min(size, PAGER.maxPageSize);
+  const limit = Math.min(size, PAGER.maxPageSize);
   const pageIndex = toPositive(pager.pageIndex, PAGER.firstPageIndex);
-  const start = (pageIndex - 1) * pageSize;
-  return { objects: items.slice(start, start + pageSize), totalCount: items.length };
+  return { offset: (pageIndex - 1) * limit, limit };
+}
+
+/** One page of a list held in memory (the system template catalog). */
+export function paginate<T>(call: ApiCall, items: T[]): { objects: T[]; totalCount: number } {
+  const { offset, limit } = pageOf(call);
+  return { objects: items.slice(offset, offset + limit), totalCount: items.length };
 }
 
 function toPositive(value: unknown, fallback: number): number {

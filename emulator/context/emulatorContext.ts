@@ -14,6 +14,7 @@ import type { SessionManager } from "../sessions/sessionManager";
 import type { EmailDeliveryStore } from "../store/emailDeliveryStore";
 import type { DatabaseSync } from "../store/quietSqlite";
 import type { PartnerRow, Store } from "../store/store";
+import type { PartnerTraffic } from "../api/partnerTraffic";
 import type { RequestStats } from "./requestStats";
 
 export type { SessionInfo } from "../sessions/sessionManager";
@@ -62,6 +63,8 @@ export interface EmulatorContext {
   mail: { sink: SmtpSink; log: EmailDeliveryStore; deliverer: EmailDeliverer };
   faults: FaultController;
   stats: RequestStats;
+  /** Calls in flight per account, and faults aimed at one account (api/partnerTraffic.ts). */
+  traffic: PartnerTraffic;
   /** Who may use the control API and which origins CORS admits (loopback: open and `*`). */
   access: AccessPolicy;
   /** The api_v3 body cap in bytes (413 above it). */

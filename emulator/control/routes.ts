@@ -10,6 +10,7 @@ import { describeIssues } from "../../contract/issues";
 import type { EmulatorContext } from "../context/emulatorContext";
 import { HttpError } from "../shared/errors";
 import { createEmailControlRoutes } from "./emailRoutes";
+import { createPartnerTrafficRoutes } from "./partnerTrafficRoutes";
 import { EVENT_KEYS, isEventKey, sampleObject } from "../events/catalog";
 import { limitBody, MAX_BODY_BYTES } from "../middleware/bodyLimits";
 import { FaultConfig } from "../middleware/faults";
@@ -106,6 +107,9 @@ export function createControlRoutes(ctx: EmulatorContext): Hono {
 
   // Email templates: /emails (the email delivery log), /emails/wait, /mailbox (what the mail sink received).
   app.route("/", createEmailControlRoutes(ctx));
+
+  // Per-account traffic and faults aimed at one account: /traffic, /partners/:id/faults.
+  app.route("/", createPartnerTrafficRoutes(ctx));
 
   app.get("/faults", (c) => c.json(ctx.faults.get()));
   app.post("/faults", async (c) => {

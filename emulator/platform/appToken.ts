@@ -17,10 +17,11 @@ import {
   type AppToken,
 } from "../../contract/platform";
 import { ApiCall, type ServiceDefinition } from "../api/call";
-import { paginate } from "../api/pager";
+import { pageOf, paginate } from "../api/pager";
 import type { EmulatorContext } from "../context/emulatorContext";
 import { cannotBeNull, invalidEnum, notUpdatable } from "../shared/errors";
 import { parsePrivileges } from "../sessions/ks";
+import type { DocCondition } from "../store/store";
 import { startAppTokenSession } from "./appTokenSession";
 import { findAppToken, type AppTokenRecord } from "./appTokenRecords";
 
@@ -100,15 +101,16 @@ export function listAppTokens(call: ApiCall): Record<string, unknown> {
   if (hashTypeEqual !== undefined && !HashType.safeParse(hashTypeEqual).success) {
     throw invalidEnum(hashTypeEqual, "filter:hashTypeEqual", "SvcAppTokenHashType");
   }
-  const items = call.ctx.store
-    .listDocs<AppTokenRecord>("appToken", s.partnerId)
-    .filter((t) => (statusEqual !== undefined ? String(t.status) === statusEqual : t.status !== AppTokenStatus.DELETED))
-    .filter((t) => hashTypeEqual === undefined || t.hashType === hashTypeEqual)
-    .filter((t) => sessionTypeEqual === undefined || String(t.sessionType) === sessionTypeEqual)
-    .filter((t) => idEqual === undefined || t.id === idEqual);
-  const page = paginate(call, items);
+  // Filtered, counted and paged by the store: a page of an account with thousands of tokens parses one page.
+  const where: DocCondition[] = [
+    statusEqual !== undefined ? { field: "status", value: statusEqual } : { field: "status", value: String(AppTokenStatus.DELETED), not: true },
+  ];
+  if (hashTypeEqual !== undefined) where.push({ field: "hashType", value: hashTypeEqual });
+  if (sessionTypeEqual !== undefined) where.push({ field: "sessionType", value: sessionTypeEqual });
+  if (idEqual !== undefined) where.push({ field: "id", value: idEqual });
+  const page = call.ctx.store.pageDocs<AppTokenRecord>("appToken", s.partnerId, { where, ...pageOf(call) });
   const admin = ApiCall.isAccountAdmin(s);
-  return { objects: page.objects.map((t) => view(t, admin)), totalCount: page.totalCount, objectType: OBJECT_TYPES.appTokenList };
+  return { objects: page.docs.map((t) => view(t, admin)), totalCount: page.total, objectType: OBJECT_TYPES.appTokenList };
 }
 
 /** appToken.update */

@@ -13,12 +13,13 @@ import {
   type EventNotificationTemplate,
 } from "../../contract/platform";
 import { ApiCall, type ServiceDefinition } from "../api/call";
-import { paginate } from "../api/pager";
+import { pageOf, paginate } from "../api/pager";
 import type { ParamTree } from "../api/params";
 import type { EmulatorContext, SessionInfo } from "../context/emulatorContext";
 import { ApiError, cannotBeNull, invalidEnum, minLength, missingParameter } from "../shared/errors";
 import { SYSTEM_TEMPLATES, type TemplateRecord } from "../events/catalog";
 import { applyEmailFields, assertEmailComplete } from "./emailTemplates";
+import type { DocCondition } from "../store/store";
 import { requireFeature } from "../store/partnerFeatures";
 
 const PRIVILEGE = "disableentitlement";
@@ -49,7 +50,6 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
     requireFeature(ctx.store, s.partnerId, EVENT_NOTIFICATION_PLUGIN);
     return s;
   };
-  const own = (partnerId: number): TemplateRecord[] => ctx.store.listDocs<TemplateRecord>("template", partnerId);
 
   function findOwn(partnerId: number, id: string): TemplateRecord {
     const t = ctx.store.getDoc<TemplateRecord>("template", id);
@@ -59,7 +59,12 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
 
   function assertUniqueSystemName(partnerId: number, systemName: string | undefined, exceptId?: string): void {
     if (!systemName) return;
-    const clash = own(partnerId).some((t) => t.id !== exceptId && t.status !== TemplateStatus.DELETED && t.systemName === systemName);
+    const where: DocCondition[] = [
+      { field: "systemName", value: systemName },
+      { field: "status", value: String(TemplateStatus.DELETED), not: true },
+    ];
+    if (exceptId !== undefined) where.push({ field: "id", value: exceptId, not: true });
+    const clash = ctx.store.pageDocs<TemplateRecord>("template", partnerId, { where, limit: 1, offset: 0 }).total > 0;
     if (clash) {
       throw new ApiError("EVENT_NOTIFICATION_TEMPLATE_DUPLICATE_SYSTEM_NAME", `Event notification template system name [${systemName}] already exists`, {
         NAME: systemName,
@@ -95,7 +100,8 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
 
   function listTemplates(call: ApiCall): Record<string, unknown> {
     const s = admin(call);
-    const items = SYSTEM_TEMPLATES.filter(matchesFilter(call, true));
+    const where = filterConditions(call, true);
+    const items = SYSTEM_TEMPLATES.filter((t) => meetsAll(t, where));
     const page = paginate(call, items);
     return { objects: page.objects.map((t) => view(t, s)), totalCount: page.totalCount, objectType: OBJECT_TYPES.templateList };
   }
@@ -132,11 +138,9 @@ export function createEventNotificationTemplateService(ctx: EmulatorContext): Se
 
   function list(call: ApiCall): Record<string, unknown> {
     const s = admin(call);
-    const items = own(s.partnerId)
-      .filter(matchesFilter(call, false))
-      .sort((a, b) => Number(b.id) - Number(a.id));
-    const page = paginate(call, items);
-    return { objects: page.objects.map((t) => view(t, s)), totalCount: page.totalCount, objectType: OBJECT_TYPES.templateList };
+    // Filtered, counted and paged by the store, newest first.
+    const page = ctx.store.pageDocs<TemplateRecord>("template", s.partnerId, { where: filterConditions(call, false), order: "idDescending", ...pageOf(call) });
+    return { objects: page.docs.map((t) => view(t, s)), totalCount: page.total, objectType: OBJECT_TYPES.templateList };
   }
 
   function update(call: ApiCall): EventNotificationTemplate {
@@ -207,18 +211,32 @@ function filterKind(f: ParamTree): string | undefined {
   return kind;
 }
 
-/** filter[objectType|typeEqual|statusEqual|idEqual|systemNameEqual]; the account's deleted templates only when asked for. */
-function matchesFilter(call: ApiCall, system: boolean): (t: TemplateRecord) => boolean {
+/**
+ * filter[objectType|typeEqual|statusEqual|idEqual|systemNameEqual] as conditions on the record's fields; the
+ * account's deleted templates only when asked for (the system catalog has none).
+ */
+function filterConditions(call: ApiCall, system: boolean): DocCondition[] {
   const f = call.object("filter") ?? {};
   const str = (k: string): string | undefined => (typeof f[k] === "string" && f[k] !== "" ? (f[k] as string) : undefined);
   const kind = filterKind(f);
   const [type, status, id, systemName] = [str("typeEqual"), str("statusEqual"), str("idEqual"), str("systemNameEqual")];
-  return (t) =>
-    (kind === undefined || t.type === kind) &&
-    (type === undefined || t.type === type) &&
-    (status !== undefined ? String(t.status) === status : system || t.status !== TemplateStatus.DELETED) &&
-    (id === undefined || t.id === id) &&
-    (systemName === undefined || t.systemName === systemName);
+  const where: DocCondition[] = [];
+  if (kind !== undefined) where.push({ field: "type", value: kind });
+  if (type !== undefined) where.push({ field: "type", value: type });
+  if (status !== undefined) where.push({ field: "status", value: status });
+  else if (!system) where.push({ field: "status", value: String(TemplateStatus.DELETED), not: true });
+  if (id !== undefined) where.push({ field: "id", value: id });
+  if (systemName !== undefined) where.push({ field: "systemName", value: systemName });
+  return where;
+}
+
+/** The store's comparison (the field's value as text; a missing field equals nothing), for the in-memory catalog. */
+function meetsAll(t: TemplateRecord, where: DocCondition[]): boolean {
+  return where.every((c) => {
+    const value = (t as Record<string, unknown>)[c.field];
+    const text = value === undefined || value === null ? undefined : String(value);
+    return c.not ? text !== c.value : text === c.value;
+  });
 }
 
 function inRange(value: number, min: number, max: number, field: string, enumName: string): number {

@@ -1,8 +1,8 @@
 /**
  * Durable state of the emulator: one SQLite file (or :memory:). Every acknowledged write is committed
  * before the API answers (WAL journal, synchronous=FULL), so a kill -9 loses nothing acknowledged.
- * Objects (app tokens, templates, entries) are JSON documents keyed by (kind, id); the emulator holds
- * few of them, so filtering happens in code.
+ * Objects (app tokens, templates, entries) are JSON documents keyed by (kind, id). Listings filter, count and page
+ * in SQL (pageDocs): an account may hold thousands of objects, and a page of 500 must not parse them all.
  */
 import { type AttemptTimes, type DeliveryColumns, type DeliveryJob, DeliveryTable, readJob } from "./deliveryTable";
 import { DatabaseSync } from "./quietSqlite";
@@ -42,6 +42,8 @@ CREATE TABLE IF NOT EXISTS docs (
   kind TEXT NOT NULL, id TEXT NOT NULL, partner_id INTEGER NOT NULL, data TEXT NOT NULL,
   PRIMARY KEY (kind, id));
 CREATE INDEX IF NOT EXISTS docs_partner ON docs (kind, partner_id);
+-- Listings filter on the status (pageDocs compares fields as text): counted and paged from the index alone.
+CREATE INDEX IF NOT EXISTS docs_status ON docs (kind, partner_id, CAST(json_extract(data, '$.status') AS TEXT));
 CREATE TABLE IF NOT EXISTS sequences (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS ended_sessions (ks_hash TEXT PRIMARY KEY, expiry INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS deliveries (
@@ -53,6 +55,24 @@ CREATE INDEX IF NOT EXISTS deliveries_template ON deliveries (template_id);
 `;
 
 type Row = Record<string, unknown>;
+
+/** One condition on a document's field: its value as text equals (or, with `not`, differs from) `value`. */
+export interface DocCondition {
+  /** A top-level field of the document (a fixed name from the code, never from a request). */
+  field: string;
+  value: string;
+  not?: boolean;
+}
+
+export interface DocPageQuery {
+  where: DocCondition[];
+  /** Creation order (the default), or numeric id descending (templates). */
+  order?: "created" | "idDescending";
+  limit: number;
+  offset: number;
+}
+
+const FIELD_NAME = /^[A-Za-z][A-Za-z0-9]*$/;
 
 export class Store {
   readonly db: DatabaseSync;
@@ -122,6 +142,26 @@ export class Store {
   listDocs<T>(kind: DocKind, partnerId: number): T[] {
     const rows = this.db.prepare("SELECT data FROM docs WHERE kind = ? AND partner_id = ? ORDER BY rowid").all(kind, partnerId) as Row[];
     return rows.map((r) => JSON.parse(String(r.data)) as T);
+  }
+
+  /**
+   * One page of an account's documents of a kind that meet every condition, and how many meet them in all. A field's
+   * value is compared as text (a number 2 matches "2"); a missing field equals nothing and differs from everything.
+   */
+  pageDocs<T>(kind: DocKind, partnerId: number, query: DocPageQuery): { docs: T[]; total: number } {
+    const conditions = ["kind = ?", "partner_id = ?"];
+    const args: (string | number)[] = [kind, partnerId];
+    for (const c of query.where) {
+      if (!FIELD_NAME.test(c.field)) throw new Error(`not a document field: ${c.field}`);
+      const text = `CAST(json_extract(data, '$.${c.field}') AS TEXT)`;
+      conditions.push(c.not ? `(${text} IS NULL OR ${text} != ?)` : `${text} = ?`);
+      args.push(c.value);
+    }
+    const where = conditions.join(" AND ");
+    const total = Number((this.db.prepare(`SELECT COUNT(*) AS n FROM docs WHERE ${where}`).get(...args) as Row).n);
+    const order = query.order === "idDescending" ? "CAST(id AS INTEGER) DESC" : "rowid";
+    const rows = this.db.prepare(`SELECT data FROM docs WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...args, query.limit, query.offset) as Row[];
+    return { docs: rows.map((r) => JSON.parse(String(r.data)) as T), total };
   }
 
   /** Next value of a named counter (durable, so ids never repeat across restarts). */

@@ -8,6 +8,7 @@ import { type AppToken as AppTokenRecord, AppTokenStatus, HashType, SessionType 
 import { clientFor, operationSignal, serverNowMs } from "../core/clients";
 import { plain } from "../core/diff";
 import { ProviderError, unlessGone } from "../core/errors";
+import { accountScope } from "../core/accountScope";
 import { createWithRecovery } from "../core/recovery";
 import { isUnknown } from "../core/unknowns";
 import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
@@ -152,7 +153,7 @@ export const pipelineToken = pipeline.token; // a secret`,
     const fields = creationFields(inputs);
     const token = await createWithRecovery<AppTokenRecord>({
       what: "app token",
-      fingerprint: `appToken ${JSON.stringify(fields)}`,
+      fingerprint: `${accountScope(client)} appToken ${JSON.stringify(fields)}`,
       create: () => client.appTokens.add(fields, { signal }),
       find: (since, lookupSignal) => findCreated(client, fields, since, lookupSignal),
       idOf: (t) => t.id,

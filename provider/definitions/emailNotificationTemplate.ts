@@ -24,6 +24,7 @@ import { type SvcClient, SvcResponseError } from "../../sdk";
 import { clientFor, operationSignal, serverNowMs } from "../core/clients";
 import { plain, sameValue } from "../core/diff";
 import { PartialCreateError, ProviderError, unlessGone } from "../core/errors";
+import { accountScope } from "../core/accountScope";
 import { createWithRecovery } from "../core/recovery";
 import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
 import { EmailFormatName, EmailPriorityName, Parameter, Recipient } from "./schemaTypes";
@@ -275,7 +276,7 @@ export const emailNotificationTemplate = defineResource<EmailNotificationTemplat
     const fields = cloneFields(inputs);
     const clone = await createWithRecovery<EmailTemplate>({
       what: "email template",
-      fingerprint: `email template ${fields.systemName ?? JSON.stringify([fields.name, fields.subject, fields.description])}`,
+      fingerprint: `${accountScope(client)} email template ${fields.systemName ?? JSON.stringify([fields.name, fields.subject, fields.description])}`,
       create: () => client.emailTemplates.clone(source.id, fields, { signal }),
       find: (since, lookupSignal) => findCloned(client, fields, since, lookupSignal),
       idOf: (t) => t.id,

@@ -11,6 +11,7 @@ import { type EventNotificationTemplate, HttpMethod, SecureHashingAlgo, Template
 import { clientFor, operationSignal, serverNowMs } from "../core/clients";
 import { plain } from "../core/diff";
 import { PartialCreateError, ProviderError, unlessGone } from "../core/errors";
+import { accountScope } from "../core/accountScope";
 import { createWithRecovery } from "../core/recovery";
 import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
 import { HttpMethodName, SecureHashingAlgoName } from "./schemaTypes";
@@ -189,7 +190,7 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
     const fields = cloneFields(inputs);
     const clone = await createWithRecovery<EventNotificationTemplate>({
       what: "template",
-      fingerprint: `template ${fields.systemName ?? JSON.stringify([fields.name, fields.url, fields.description])}`,
+      fingerprint: `${accountScope(client)} template ${fields.systemName ?? JSON.stringify([fields.name, fields.url, fields.description])}`,
       create: () => client.templates.clone(source.id, fields, { signal }),
       find: (since, lookupSignal) => findCloned(client, fields, since, lookupSignal),
       idOf: (t) => t.id,

@@ -1,0 +1,237 @@
+/**
+ * The scale shapes (`npm run bench -- --only scale`, not in the default run): through the real engine, at each size N
+ * (default 200 and 1,000), `up`, a no-change `preview`, `refresh`, an in-place update of a tenth of the resources and
+ * `destroy` of
+ *   - the floor: N no-op dynamic resources (bench/fixtures/noop),
+ *   - shape (a): N AppTokens on one account, on the dynamic provider and on the native plugin,
+ *   - shape (b): 20 accounts x N/20 resources (AppTokens, HTTP and email templates mixed), on the dynamic providers
+ *     (an explicit `connection` per resource) and on the plugin (20 explicit providers, 20 plugin processes),
+ * one run each (the sizes are big), programs taking turns going first. Per operation: wall time, its ratio to the
+ * floor's in the same run, CPU of the program, the provider process(es) and the rest, the provider's peak memory
+ * (the largest of its processes), and ms per resource (the curve from 200 to 1,000).
+ * Run alone: `npm run build && npx node dist/bench/scale.js [sizes] [programs, e.g. floorNative,tokensPlugin]`.
+ */
+import { cpSync } from "node:fs";
+import { join } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { benchStack, fixturesDir, repoRoot, type BenchStack } from "./engine";
+import { buildNoopPlugin } from "./noopPlugin/build";
+import { startEmulatorProcess } from "./emulatorProcess";
+
+export const SCALE_OPERATIONS = ["up", "preview", "refresh", "update", "destroy"] as const;
+export type ScaleOperation = (typeof SCALE_OPERATIONS)[number];
+export const SCALE_PROGRAMS = ["floor", "floorNative", "tokensDynamic", "tokensPlugin", "accountsDynamic", "accountsPlugin"] as const;
+export type ScaleProgram = (typeof SCALE_PROGRAMS)[number];
+export const DEFAULT_SCALE_SIZES = [200, 1_000];
+export const ACCOUNTS = 20;
+
+export interface ScaleSample {
+  ms: number;
+  /** ms / N. */
+  msPerResource: number;
+  /** ms / the floor's ms of the same operation and size. */
+  ratio: number;
+  cpu: { program: number; provider: number; rest: number };
+  /** cpu total / the floor's. */
+  cpuRatio: number;
+  /** ms and CPU against the no-op native plugin's (the plugin's own floor). */
+  nativeRatio: number;
+  nativeCpuRatio: number;
+  providerProcesses: number;
+  providerPeakMiB: number;
+}
+
+export interface ScaleSize {
+  resources: number;
+  samples: Record<ScaleProgram, Partial<Record<ScaleOperation, ScaleSample>>>;
+}
+
+export interface ScaleBenchResult {
+  engine: string;
+  sizes: ScaleSize[];
+  /** Programs or sizes that failed, with why (the others still ran). */
+  failures: string[];
+}
+
+const plugin = join(repoRoot, "dist", "pulumi-resource-svc");
+
+export async function benchScale(
+  options: { sizes?: number[]; programs?: readonly ScaleProgram[]; log?: (line: string) => void; operationTimeoutMs?: number } = {},
+): Promise<ScaleBenchResult> {
+  const sizes = options.sizes ?? DEFAULT_SCALE_SIZES;
+  // The floor is always measured: every ratio is against it.
+  const programs = SCALE_PROGRAMS.filter((p) => p === "floor" || (options.programs ?? SCALE_PROGRAMS).includes(p));
+  if (sizes.some((n) => !Number.isInteger(n) || n < ACCOUNTS || n % ACCOUNTS !== 0)) throw new Error(`scale sizes must be multiples of ${ACCOUNTS}`);
+  const log = options.log ?? ((line: string) => process.stderr.write(`[bench scale] ${line}\n`));
+  const timeoutMs = options.operationTimeoutMs ?? 900_000;
+  const emulator = await startEmulatorProcess();
+  const stacks: Partial<Record<ScaleProgram, BenchStack>> = {};
+  const failures: string[] = [];
+  const noopPluginDir = mkdtempSync(join(tmpdir(), "pulumi-svc-noop-plugin-"));
+  try {
+    const target = emulator.target;
+    const accounts = [target];
+    for (let i = 1; i < ACCOUNTS; i++) {
+      const p = (await emulator.control("POST", "/partners", {})) as { partnerId: number; adminSecret: string };
+      accounts.push({ baseUrl: target.baseUrl, ...p });
+    }
+    const single = {
+      "svc:baseUrl": { value: target.baseUrl },
+      "svc:partnerId": { value: String(target.partnerId) },
+      "svc:adminSecret": { value: target.adminSecret, secret: true },
+    };
+    const makers: Record<ScaleProgram, () => Promise<BenchStack>> = {
+      floor: () => benchStack("noop"),
+      floorNative: async () => benchStack("appTokensPlugin", { pluginDir: await buildNoopPlugin(noopPluginDir) }),
+      tokensDynamic: () => benchStack("appTokens"),
+      tokensPlugin: () => benchStack("appTokensPlugin", { pluginDir: plugin }),
+      accountsDynamic: () => benchStack("accounts"),
+      accountsPlugin: async () => {
+        const made = await benchStack("accountsPlugin", { pluginDir: plugin });
+        cpSync(join(fixturesDir, "accounts", "shape.js"), join(made.stack.workspace.workDir, "shape.js"));
+        return made;
+      },
+    };
+    for (const p of programs) {
+      const made = await makers[p]();
+      stacks[p] = made;
+      if (p === "floorNative" || p === "tokensDynamic" || p === "tokensPlugin") await made.stack.setAllConfig(single);
+      if (p === "accountsDynamic" || p === "accountsPlugin") {
+        await made.stack.setAllConfig({ accountCount: { value: String(ACCOUNTS) }, accounts: { value: JSON.stringify(accounts), secret: true } });
+      }
+    }
+    const engine = (await stacks.floor!.stack.workspace.pulumiVersion) ?? "unknown";
+    const all = stacks as Record<ScaleProgram, BenchStack>;
+
+    const results: ScaleSize[] = [];
+    for (const resources of sizes) {
+      const raw: Record<ScaleProgram, Partial<Record<ScaleOperation, Omit<ScaleSample, "ratio" | "cpuRatio" | "nativeRatio" | "nativeCpuRatio">>>> = {
+        floor: {},
+        floorNative: {},
+        tokensDynamic: {},
+        tokensPlugin: {},
+        accountsDynamic: {},
+        accountsPlugin: {},
+      };
+      for (const p of programs) {
+        const config: Record<string, { value: string }> = p.startsWith("accounts")
+          ? { perAccount: { value: String(resources / ACCOUNTS) } }
+          : { count: { value: String(resources) } };
+        await all[p].stack.setAllConfig({ ...config, rev: { value: "" } });
+      }
+      const broken = new Set<ScaleProgram>();
+      for (const [index, op] of SCALE_OPERATIONS.entries()) {
+        const turn = index % programs.length;
+        for (const p of [...programs.slice(turn), ...programs.slice(0, turn)]) {
+          if (broken.has(p)) continue;
+          try {
+            raw[p][op] = await measure(all[p], p, op, resources, timeoutMs);
+            log(`${resources}: ${op} ${p} ${Math.round(raw[p][op]!.ms)} ms`);
+          } catch (error) {
+            broken.add(p);
+            failures.push(`${resources} ${p} ${op}: ${error instanceof Error ? error.message.slice(-700) : String(error)}`);
+            log(`${resources}: ${op} ${p} FAILED`);
+            // Whatever it made is removed, so the next size starts empty.
+            await all[p].stack.destroy({ signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
+          }
+        }
+      }
+      const samples = Object.fromEntries(
+        SCALE_PROGRAMS.map((p) => [
+          p,
+          Object.fromEntries(
+            SCALE_OPERATIONS.filter((op) => raw[p][op]).map((op) => {
+              const s = raw[p][op]!;
+              const total = (c: ScaleSample["cpu"]) => c.program + c.provider + c.rest;
+              const against = (floor: (typeof raw)["floor"][ScaleOperation]): [number, number] =>
+                floor ? [round2(s.ms / floor.ms), round2(total(s.cpu) / total(floor.cpu))] : [Number.NaN, Number.NaN];
+              const [ratio, cpuRatio] = against(raw.floor[op]);
+              const [nativeRatio, nativeCpuRatio] = against(raw.floorNative[op]);
+              return [op, { ...s, ratio, cpuRatio, nativeRatio, nativeCpuRatio }];
+            }),
+          ),
+        ]),
+      ) as ScaleSize["samples"];
+      results.push({ resources, samples });
+    }
+    return { engine, sizes: results, failures };
+  } finally {
+    await Promise.all(Object.values(stacks).map((s) => s.cleanup()));
+    await emulator.close();
+    rmSync(noopPluginDir, { recursive: true, force: true });
+  }
+}
+
+/** One operation with its checks: the engine must report exactly the steps the shape implies. */
+async function measure(
+  bench: BenchStack,
+  program: ScaleProgram,
+  op: ScaleOperation,
+  resources: number,
+  timeoutMs: number,
+): Promise<Omit<ScaleSample, "ratio" | "cpuRatio" | "nativeRatio" | "nativeCpuRatio">> {
+  const { stack } = bench;
+  const signal = AbortSignal.timeout(timeoutMs);
+  // The resources, the stack, and on the plugin's many-accounts shape its 20 explicit providers.
+  const all = resources + 1 + (program === "accountsPlugin" ? ACCOUNTS : 0);
+  const perAccount = resources / ACCOUNTS;
+  const updated = program.startsWith("accounts") ? ACCOUNTS * Math.ceil(perAccount / 10) : Math.ceil(resources / 10);
+  if (op === "update") await stack.setConfig("rev", { value: "1" });
+  bench.clearProbe();
+  const cpuBefore = childrenCpuMicros();
+  const start = performance.now();
+  let changes: Record<string, number> | undefined;
+  if (op === "up" || op === "update") changes = (await stack.up({ signal })).summary.resourceChanges;
+  else if (op === "preview") changes = (await stack.preview({ signal })).changeSummary;
+  else if (op === "refresh") changes = (await stack.refresh({ signal })).summary.resourceChanges;
+  else changes = (await stack.destroy({ signal })).summary.resourceChanges;
+  const ms = performance.now() - start;
+  const cpuTotal = (childrenCpuMicros() - cpuBefore) / 1e6;
+  if (op === "destroy") await stack.setConfig("rev", { value: "" });
+  const expected: Record<string, number> = {
+    up: { create: all },
+    preview: { same: all },
+    refresh: { same: all },
+    update: { same: all - updated, update: updated },
+    destroy: { delete: all },
+  }[op];
+  if (JSON.stringify(sorted(changes ?? {})) !== JSON.stringify(sorted(expected)))
+    throw new Error(`${op} changed ${JSON.stringify(changes)}, expected ${JSON.stringify(expected)}`);
+  const probed = bench.probed();
+  const programCpu = (probed.program?.cpuMicros ?? 0) / 1e6;
+  const providerCpu = (probed.provider?.cpuMicros ?? 0) / 1e6;
+  return {
+    ms: Math.round(ms),
+    msPerResource: round2(ms / resources),
+    cpu: { program: round2(programCpu), provider: round2(providerCpu), rest: round2(Math.max(0, cpuTotal - programCpu - providerCpu)) },
+    providerProcesses: probed.provider?.processes ?? 0,
+    providerPeakMiB: Math.round(((probed.provider?.maxRssBytes ?? 0) / 2 ** 20) * 10) / 10,
+  };
+}
+
+const sorted = (o: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+/** CPU of this process's finished children and what they waited for (/proc/self/stat cutime + cstime, 10 ms ticks). */
+function childrenCpuMicros(): number {
+  const { readFileSync } = require("node:fs") as typeof import("node:fs");
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[13]) + Number(fields[14])) * 10_000;
+  } catch {
+    return 0;
+  }
+}
+
+if (require.main === module) {
+  const sizes = process.argv[2] ? process.argv[2].split(",").map(Number) : undefined;
+  const programs = process.argv[3] ? (process.argv[3].split(",") as ScaleProgram[]) : undefined;
+  benchScale({ sizes, programs }).then(
+    (result) => console.log(JSON.stringify(result, null, 2)),
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    },
+  );
+}
