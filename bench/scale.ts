@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { benchStack, fixturesDir, repoRoot, type BenchStack } from "./engine";
-import { buildNoopPlugin } from "./noopPlugin/build";
+import { buildNoopPlugin } from "./noopPluginBuild";
 import { startEmulatorProcess } from "./emulatorProcess";
 
 export const SCALE_OPERATIONS = ["up", "preview", "refresh", "update", "destroy"] as const;

@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import type { ServiceDefinition } from "./api/call";
 import { partnerTrafficMiddleware } from "./api/partnerTraffic";
+import { limitBody } from "./middleware/bodyLimits";
 import { createApiV3Routes } from "./api/routes";
 import { createAvatarApiRoutes, createAvatarVideoRoutes } from "./avatar";
 import type { EmulatorContext } from "./context/emulatorContext";
@@ -33,6 +34,8 @@ export function createEmulatorApp(ctx: EmulatorContext): Hono {
   app.use("/avatar-video/_emulator/*", controlAccess(ctx.access));
   // The control API is never subject to injected faults; everything else is.
   app.route("/_emulator", createControlRoutes(ctx));
+  // Bodies over the cap are refused (413) while they stream in, before anything parses them.
+  app.use("/api_v3/*", limitBody(ctx.maxApiBodyBytes, "api_v3 calls (maxApiBodyBytes, --max-body-bytes)"));
   // Per-account in-flight counts and aimed faults, outside the emulator-wide faults so their latency counts as in flight.
   app.use("/api_v3/*", partnerTrafficMiddleware(ctx.traffic));
   app.use("*", faultInjection(ctx.faults));

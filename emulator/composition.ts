@@ -6,7 +6,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { stripUserinfo } from "../contract/urlUserinfo";
 import type { EmulatorContext, EmulatorOptions } from "./context/emulatorContext";
-import { PartnerTraffic } from "./api/partnerTraffic";
+import { PartnerTraffic } from "./context/partnerTraffic";
 import { RequestStats } from "./context/requestStats";
 import { EmailDeliverer } from "./events/emailDeliverer";
 import { EventNotifier } from "./events/notifier";

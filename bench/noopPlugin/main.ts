@@ -3,7 +3,7 @@
  * diff and configuration), with an AppToken whose create, read, update and delete make no call and do no work (its
  * state records no partner, so the account guard of diff has nothing to compare), so
  * `up` of N of them measures the engine, the language host and the plugin's own serving, without the platform.
- * The bench bundles it into a temp folder beside a copy of the plugin's launcher (bench/noopPlugin/build.ts).
+ * The bench bundles it into a temp folder beside a copy of the plugin's launcher (bench/noopPluginBuild.ts).
  */
 import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";

@@ -6,7 +6,6 @@
 import { Hono, type Context } from "hono";
 import type { EmulatorContext } from "../context/emulatorContext";
 import { HttpError } from "../shared/errors";
-import { limitBody } from "../middleware/bodyLimits";
 import type { ServiceDefinition } from "./call";
 import { ApiDispatcher, type Outcome } from "./dispatch";
 import { leaf, readParams } from "./params";
@@ -39,8 +38,7 @@ export function createApiV3Routes(ctx: EmulatorContext, services: ServiceDefinit
     if (c.req.method !== "POST") throw new HttpError(405, `api_v3 takes POST, not ${c.req.method}`, { Allow: "POST" });
     await next();
   });
-  // Bodies over the cap are refused (413) while they stream in, before any parsing.
-  app.use("*", limitBody(ctx.maxApiBodyBytes, "api_v3 calls (maxApiBodyBytes, --max-body-bytes)"));
+  // The body cap is mounted in app.ts, in front of everything that reads an api_v3 body (the per-account counter too).
   app.post("/service/:service/action/:action", function serviceActionRoute(c) {
     return handle(c, c.req.param("service"), c.req.param("action"));
   });

@@ -14,7 +14,7 @@ import type { SessionManager } from "../sessions/sessionManager";
 import type { EmailDeliveryStore } from "../store/emailDeliveryStore";
 import type { DatabaseSync } from "../store/quietSqlite";
 import type { PartnerRow, Store } from "../store/store";
-import type { PartnerTraffic } from "../api/partnerTraffic";
+import type { PartnerTraffic } from "./partnerTraffic";
 import type { RequestStats } from "./requestStats";
 
 export type { SessionInfo } from "../sessions/sessionManager";

@@ -17,7 +17,7 @@ import {
   type AppToken,
 } from "../../contract/platform";
 import { ApiCall, type ServiceDefinition } from "../api/call";
-import { pageOf, paginate } from "../api/pager";
+import { pageOf } from "../api/pager";
 import type { EmulatorContext } from "../context/emulatorContext";
 import { cannotBeNull, invalidEnum, notUpdatable } from "../shared/errors";
 import { parsePrivileges } from "../sessions/ks";

@@ -5,7 +5,7 @@
 import { chmodSync, copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { repoRoot } from "../engine";
+import { repoRoot } from "./engine";
 
 export async function buildNoopPlugin(dir: string): Promise<string> {
   mkdirSync(dir, { recursive: true });
