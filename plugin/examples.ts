@@ -54,7 +54,7 @@ pulumi.export("pipelineToken", pipeline.token)`,
       ["github.com/pulumi-svc/pulumi-svc/sdk/go/svc", "github.com/pulumi/pulumi/sdk/v3/go/pulumi"],
       `\t\tpipeline, err := svc.NewAppToken(ctx, "pipeline", &svc.AppTokenArgs{
 \t\t\tDescription:       pulumi.String("Deployment pipeline"),
-\t\t\tHashType:          pulumi.String("SHA256"),
+\t\t\tHashType:          svc.HashTypeSHA256,
 \t\t\tSessionPrivileges: pulumi.String("list:*"),
 \t\t})
 \t\tif err != nil {
@@ -162,8 +162,8 @@ pulumi.export("templateId", editors.id)`,
 \t\t\tSubject:   pulumi.String("Ready: {entry_name}"),
 \t\t\tBody:      pulumi.String("Entry {entry_name} ({entry_id}) is ready."),
 \t\t\tFromEmail: pulumi.String("video@example.com"),
-\t\t\tTo: pulumi.StringMapArray{
-\t\t\t\tpulumi.StringMap{"email": pulumi.String("editors@example.com"), "name": pulumi.String("Editors")},
+\t\t\tTo: svc.EmailRecipientArray{
+\t\t\t\tsvc.EmailRecipientArgs{Email: pulumi.String("editors@example.com"), Name: pulumi.String("Editors")},
 \t\t\t},
 \t\t})
 \t\tif err != nil {

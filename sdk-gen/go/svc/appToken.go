@@ -30,7 +30,7 @@ import (
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			pipeline, err := svc.NewAppToken(ctx, "pipeline", &svc.AppTokenArgs{
 //				Description:       pulumi.String("Deployment pipeline"),
-//				HashType:          pulumi.String("SHA256"),
+//				HashType:          svc.HashTypeSHA256,
 //				SessionPrivileges: pulumi.String("list:*"),
 //			})
 //			if err != nil {

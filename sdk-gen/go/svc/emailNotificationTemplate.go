@@ -35,8 +35,8 @@ import (
 //				Subject:   pulumi.String("Ready: {entry_name}"),
 //				Body:      pulumi.String("Entry {entry_name} ({entry_id}) is ready."),
 //				FromEmail: pulumi.String("video@example.com"),
-//				To: pulumi.StringMapArray{
-//					pulumi.StringMap{"email": pulumi.String("editors@example.com"), "name": pulumi.String("Editors")},
+//				To: svc.EmailRecipientArray{
+//					svc.EmailRecipientArgs{Email: pulumi.String("editors@example.com"), Name: pulumi.String("Editors")},
 //				},
 //			})
 //			if err != nil {
