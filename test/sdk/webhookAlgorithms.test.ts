@@ -10,18 +10,9 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { computeSignature, createWebhookHandler, RECOMMENDED_ALGORITHMS, verifySignature, type WebhookOptions } from "../../sdk";
 import { processWebhook } from "../../sdk/webhooks";
+import { delivery } from "./webhookDelivery";
 
 const SECRET = "whsec-algorithms-test-secret";
-const delivery = (jobId: number) =>
-  JSON.stringify({
-    object: { id: "0_entry", objectType: "SvcMediaEntry" },
-    eventType: "2",
-    eventObjectType: "1",
-    eventNotificationJobId: jobId,
-    templateId: "12",
-    templateName: "hook",
-    objectType: "SvcHttpNotification",
-  });
 const signWith = (algorithm: string, body: string | Buffer) => createHash(algorithm).update(SECRET).update(body).digest("hex");
 
 const servers: Server[] = [];

@@ -12,18 +12,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { MemoryReplayStore, SqliteReplayStore, type ClaimResult, type ReplayStore, type WebhookFailureStage } from "../../sdk";
 import { processWebhook, type WebhookOptions } from "../../sdk/webhooks";
+import { delivery } from "./webhookDelivery";
 
 const SECRET = "whsec-replay-test-secret";
-const delivery = (jobId: number) =>
-  JSON.stringify({
-    object: { id: "0_entry", objectType: "SvcMediaEntry" },
-    eventType: "2",
-    eventObjectType: "1",
-    eventNotificationJobId: jobId,
-    templateId: "12",
-    templateName: "hook",
-    objectType: "SvcHttpNotification",
-  });
 const send = (options: WebhookOptions, jobId: number) => {
   const body = delivery(jobId);
   return processWebhook(Buffer.from(body), createHash("sha256").update(SECRET).update(body).digest("hex"), options);

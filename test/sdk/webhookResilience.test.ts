@@ -9,18 +9,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { connect, type AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createWebhookHandler, webhookMiddleware, type ReplayStore, type WebhookFailureStage, type WebhookOptions } from "../../sdk";
+import { delivery } from "./webhookDelivery";
 
 const SECRET = "whsec-resilience-test-secret";
-const delivery = (jobId: number) =>
-  JSON.stringify({
-    object: { id: "0_entry", objectType: "SvcMediaEntry" },
-    eventType: "2",
-    eventObjectType: "1",
-    eventNotificationJobId: jobId,
-    templateId: "12",
-    templateName: "hook",
-    objectType: "SvcHttpNotification",
-  });
 const sign = (body: string) => createHash("sha256").update(SECRET).update(body).digest("hex");
 
 // Listened for over the whole file: a rejection that escapes shows up here even if it fires between tests.
