@@ -60,7 +60,16 @@ export function fromJson(tree: ParamTree, json: unknown, prefix: string[] = []):
   return tree;
 }
 
-export async function readParams(c: Context): Promise<ParamTree> {
+/** One parse per request: the per-account counter (api/partnerTraffic.ts) and the route both read the parameters. */
+const parsed = new WeakMap<Request, Promise<ParamTree>>();
+
+export function readParams(c: Context): Promise<ParamTree> {
+  let params = parsed.get(c.req.raw);
+  if (!params) parsed.set(c.req.raw, (params = parseParams(c)));
+  return params;
+}
+
+async function parseParams(c: Context): Promise<ParamTree> {
   const tree: ParamTree = {};
   fromEntries(tree, new URL(c.req.url).searchParams);
   if (c.req.method === "GET" || c.req.method === "HEAD") return tree;

@@ -17,7 +17,7 @@ import { leaf, readParams } from "./params";
  */
 export function partnerTrafficMiddleware(traffic: PartnerTraffic): MiddlewareHandler {
   return async function countPartnerTraffic(c, next) {
-    // Hono caches the body it read, so the api_v3 route reads the same parameters again.
+    // Parsed once per request (api/params.ts): the api_v3 route reads the same tree.
     const params = await readParams(c).catch(() => undefined);
     const ks = params ? leaf(params, "ks") : undefined;
     const named = ks !== undefined ? ksPartnerId(ks) : Number(params ? leaf(params, "partnerId") : Number.NaN);

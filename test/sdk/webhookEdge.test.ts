@@ -16,19 +16,10 @@ import {
 } from "../../sdk";
 import { processWebhook, type WebhookOptions } from "../../sdk/webhooks";
 import { harness } from "./helpers";
+import { delivery } from "./webhookDelivery";
 
 const SECRET = "whsec-edge-test-secret";
 const signWith = (algorithm: string, body: string) => createHash(algorithm).update(SECRET).update(body).digest("hex");
-const delivery = (jobId: number) =>
-  JSON.stringify({
-    object: { id: "0_entry", objectType: "SvcMediaEntry" },
-    eventType: "2",
-    eventObjectType: "1",
-    eventNotificationJobId: jobId,
-    templateId: "12",
-    templateName: "hook",
-    objectType: "SvcHttpNotification",
-  });
 const send = (options: WebhookOptions, body: string, algorithm = "sha256", named = true) =>
   processWebhook(Buffer.from(body), named ? { signature: signWith(algorithm, body), algorithm } : signWith(algorithm, body), options);
 
