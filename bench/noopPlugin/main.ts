@@ -16,7 +16,7 @@ import { PLUGIN_VERSION } from "../../provider/core/pluginRelease";
 let next = 0;
 const noopAppToken = (definition: ResourceDefinition): ResourceDefinition => ({
   ...definition,
-  async create(inputs) {
+  async create(_ctx, inputs) {
     const id = `noop_${process.pid}_${next++}`;
     // The state a real create would record: the declared fields as the platform echoes them.
     const record = {
@@ -34,10 +34,10 @@ const noopAppToken = (definition: ResourceDefinition): ResourceDefinition => ({
     };
     return { id, outs: appTokenOutputs({ ...record, description: inputs.description, objectType: "SvcAppToken" } as never, inputs) };
   },
-  async read(_id, state) {
+  async read(_ctx, _id, state) {
     return state;
   },
-  async update(_id, olds, news) {
+  async update(_ctx, _id, olds, news) {
     return { ...olds, description: news.description };
   },
   async delete() {},

@@ -17,6 +17,7 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { Command, Option } from "commander";
 import { accountOf, configure } from "../core/clients";
+import { operationContext } from "../core/operationContext";
 import { stripUserinfo } from "../../contract/urlUserinfo";
 import { resolveConnection, SETTINGS } from "../core/connection";
 import { displayed } from "./asciiLiteral";
@@ -114,7 +115,7 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
     ? managedBy(parseJsonInput(await readInput(options.state), inputName("--state", options.state)))
     : { ids: [], names: new Map() };
   const started = performance.now();
-  const listing = await listCandidates(account.partnerId, managed, { includeDisabled: options.includeDisabled === true });
+  const listing = await listCandidates(operationContext(undefined), account.partnerId, managed, { includeDisabled: options.includeDisabled === true });
   const listedMs = Math.round(performance.now() - started);
   const tokens = listing.candidates.filter((c) => c.definition.type === "AppToken").length;
   const webhooks = listing.candidates.filter((c) => c.definition.type === "HttpNotificationTemplate").length;

@@ -3,6 +3,7 @@
  * what a stack already manages (its `pulumi stack export`), each with a Pulumi resource name that is valid and unique
  * (among the candidates and the names the stack already uses for that type).
  */
+import type { OperationContext } from "../core/operationContext";
 import { DEFINITIONS } from "../definitions";
 import type { Existing, ResourceDefinition } from "../definitions/define";
 import { dynamicTypeToken } from "../resources/typeToken";
@@ -75,10 +76,10 @@ export interface ListingOptions {
 /** Status 1 is disabled for tokens and templates alike; a template also says so in its `active` input. */
 const isDisabled = (object: Existing): boolean => object.inputs.status === 1 || object.inputs.active === false;
 
-/** Lists the account (the provider's connection, as configured) and keeps what the stack does not manage. */
-export async function listCandidates(partnerId: number, managed: Managed, options: ListingOptions = {}): Promise<Listing> {
+/** Lists the account `ctx` reaches (partner `partnerId`) and keeps what the stack does not manage. */
+export async function listCandidates(ctx: OperationContext, partnerId: number, managed: Managed, options: ListingOptions = {}): Promise<Listing> {
   const definitions = options.definitions ?? DEFINITIONS;
-  const found = await Promise.all(definitions.map(async (definition) => ({ definition, existing: (await definition.list?.()) ?? [] })));
+  const found = await Promise.all(definitions.map(async (definition) => ({ definition, existing: (await definition.list?.(ctx)) ?? [] })));
   const taken = new Set<string>();
   const listing: Listing = { candidates: [], managedCount: 0, skipped: [], disabledCount: 0 };
   for (const { definition, existing } of found) {

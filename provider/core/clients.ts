@@ -4,7 +4,6 @@
  * resource), one keep-alive connection pool, one limit of requests in flight (`svc:maxConcurrency`) and one backoff
  * when the platform answers 429.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { SvcClient, type TransportEvent } from "../../sdk";
 import type { ConnectionInput } from "./connectionInput";
 import { ConnectionError, connectionKey, resolveConnection, type ConfigLookup } from "./connection";
@@ -131,16 +130,8 @@ let cancelled = new AbortController();
 let terminating = false;
 let deadlineMs = OPERATION_DEADLINE_MS;
 
-/** The signal of operations run by withOperationSignal. */
-const scopedSignal = new AsyncLocalStorage<AbortSignal>();
-
 export function operationSignal(): AbortSignal {
-  return scopedSignal.getStore() ?? AbortSignal.any([AbortSignal.timeout(deadlineMs), cancelled.signal]);
-}
-
-/** Runs `run` with operationSignal() answering `signal`: the delete that ends an interrupted create runs on a grace signal. */
-export function withOperationSignal<T>(signal: AbortSignal, run: () => Promise<T>): Promise<T> {
-  return scopedSignal.run(signal, run);
+  return AbortSignal.any([AbortSignal.timeout(deadlineMs), cancelled.signal]);
 }
 
 /**

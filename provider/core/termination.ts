@@ -12,7 +12,7 @@
  * know. The recovery step (docs/design.md, "Interrupted runs") drops from the state what was deleted.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { graceSignal, INTERRUPTED_CREATE_GRACE_MS, terminateOperations, withOperationSignal } from "./clients";
+import { graceSignal, INTERRUPTED_CREATE_GRACE_MS, terminateOperations } from "./clients";
 import { recordEvent } from "./telemetry";
 
 /** Creates in flight in this process (their end, clean-up included). */
@@ -22,7 +22,8 @@ const creates = new Set<Promise<unknown>>();
 export interface AnsweredCreate {
   type: string;
   id: string;
-  remove(): Promise<void>;
+  /** Deletes it, within `signal` (the grace of a stopping process). */
+  remove(signal: AbortSignal): Promise<void>;
 }
 const answered: AnsweredCreate[] = [];
 
@@ -56,7 +57,7 @@ export async function settleBeforeExit(): Promise<void> {
       answered.splice(0).map(async (object) => {
         const cause = "the engine stopped this process in the middle of the run";
         try {
-          await withOperationSignal(grace, object.remove);
+          await object.remove(grace);
           recordEvent({ type: "interrupted", resource: object.type, outcome: "rolledBack", id: object.id, cause });
         } catch {
           recordEvent({ type: "interrupted", resource: object.type, outcome: "unknown", id: object.id, cause });

@@ -5,7 +5,6 @@
 import { z } from "zod";
 import type { SvcClient } from "../../sdk";
 import { type AppToken as AppTokenRecord, AppTokenStatus, HashType, SessionType } from "../../contract/platform";
-import { clientFor, operationSignal, serverNowMs } from "../core/clients";
 import { plain } from "../core/diff";
 import { ProviderError, unlessGone } from "../core/errors";
 import { accountScope } from "../core/accountScope";
@@ -146,10 +145,9 @@ export const pipelineToken = pipeline.token; // a secret`,
     }
   },
 
-  async create(inputs) {
-    const client = clientFor(inputs.connection);
-    const signal = operationSignal();
-    if (typeof inputs.adoptId === "string") return adopt(inputs.adoptId, inputs, signal);
+  async create(ctx, inputs) {
+    const { client, signal } = ctx;
+    if (typeof inputs.adoptId === "string") return adopt(client, inputs.adoptId, inputs, signal);
     const fields = creationFields(inputs);
     const token = await createWithRecovery<AppTokenRecord>({
       what: "app token",
@@ -162,34 +160,30 @@ export const pipelineToken = pipeline.token; // a secret`,
       // program: delete it and make one whose value we receive.
       usable: (t) => typeof t.token === "string" && t.token !== "",
       discard: (t, discardSignal) => unlessGone(() => client.appTokens.delete(t.id, { signal: discardSignal })).then(() => undefined),
-      serverNowMs: () => serverNowMs(client),
+      serverNowMs: ctx.serverNowMs,
       signal,
     });
     return { id: token.id, outs: appTokenOutputs(token, inputs) };
   },
 
-  async read(id, state) {
-    const client = clientFor(state.connection);
-    const token = await unlessGone(() => client.appTokens.get(id, { signal: operationSignal() }));
+  async read({ client, signal }, id, state) {
+    const token = await unlessGone(() => client.appTokens.get(id, { signal }));
     if (!token || token.status === AppTokenStatus.DELETED) return undefined;
     return appTokenOutputs(token, state, state.token);
   },
 
-  async update(id, olds, news) {
-    const client = clientFor(news.connection);
-    const token = await client.appTokens.update(id, inPlaceFields(news), { signal: operationSignal() });
+  async update({ client, signal }, id, olds, news) {
+    const token = await client.appTokens.update(id, inPlaceFields(news), { signal });
     return appTokenOutputs(token, news, olds.token);
   },
 
-  async delete(id, state) {
-    const client = clientFor(state.connection);
-    await unlessGone(() => client.appTokens.delete(id, { signal: operationSignal() })); // already gone counts as deleted
+  async delete({ client, signal }, id, state) {
+    await unlessGone(() => client.appTokens.delete(id, { signal })); // already gone counts as deleted
   },
 
-  async list() {
-    const client = clientFor(undefined);
+  async list({ client, signal }) {
     // Active and disabled (status 1) tokens: takeover leaves disabled ones out unless asked (--include-disabled).
-    const tokens = await client.appTokens.iterate({}, { signal: operationSignal(), pageSize: 500 }).toArray();
+    const tokens = await client.appTokens.iterate({}, { signal, pageSize: 500 }).toArray();
     return tokens
       .filter((token) => token.status !== AppTokenStatus.DELETED)
       .map((token) => {
@@ -233,8 +227,7 @@ async function findCreated(client: SvcClient, fields: ReturnType<typeof creation
 }
 
 /** Adopt an existing token: verified and read, never duplicated; in-place fields converge to the inputs. */
-async function adopt(id: string, inputs: AppTokenInputs, signal: AbortSignal): Promise<{ id: string; outs: AppTokenOutputs }> {
-  const client = clientFor(inputs.connection);
+async function adopt(client: SvcClient, id: string, inputs: AppTokenInputs, signal: AbortSignal): Promise<{ id: string; outs: AppTokenOutputs }> {
   const token = await unlessGone(() => client.appTokens.get(id, { signal }));
   if (!token) throw new ProviderError(`adoptId: app token ${id} was not found in partner ${client.partnerId}; nothing was created`);
   const actual = { hashType: token.hashType, sessionType: sessionTypeName(token.sessionType), expiry: token.expiry };

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { ConnectionInput } from "../core/connectionInput";
 import type { CheckFailure } from "../core/check";
+import type { OperationContext } from "../core/operationContext";
 import type { SchemaTypeName } from "./schemaTypes";
 
 /** How a change of an input reaches the platform: updated in place, a replacement, or never a change (connection). */
@@ -90,19 +91,23 @@ export interface ResourceDefinition<Inputs extends Record<string, unknown> = any
   validate?(inputs: Record<string, unknown>, olds: Record<string, unknown>, failures: CheckFailure[]): void;
   /** Whether a replacement must delete the old object first (a unique name it keeps). */
   deleteBeforeReplace?(olds: Record<string, unknown>, news: Record<string, unknown>): boolean;
-  create(inputs: Inputs): Promise<Created<State>>;
+  /**
+   * Each platform operation gets its context from the caller (handlers.ts): the client of the account the resource's
+   * connection reaches, the operation's signal, the platform's clock and diagnostics.
+   */
+  create(ctx: OperationContext, inputs: Inputs): Promise<Created<State>>;
   /** The object as the server has it now, with the input-only fields carried from `state`; undefined when gone. */
-  read(id: string, state: Partial<State>): Promise<State | undefined>;
+  read(ctx: OperationContext, id: string, state: Partial<State>): Promise<State | undefined>;
   /** Called with the in-place fields that changed (at least one). */
-  update(id: string, olds: State, news: Inputs, changed: string[]): Promise<State>;
-  delete(id: string, state: State): Promise<void>;
+  update(ctx: OperationContext, id: string, olds: State, news: Inputs, changed: string[]): Promise<State>;
+  delete(ctx: OperationContext, id: string, state: State): Promise<void>;
   /**
    * The inputs that reproduce `outs` (for read: refresh shows drift, import gets a program's inputs). Default: each
    * input field taken from the outputs of the same name.
    */
   inputsOf?(outs: State): Record<string, unknown>;
   /** The account's objects of this kind that a program may take over (active ones, no system objects). */
-  list?(): Promise<Existing[]>;
+  list?(ctx: OperationContext): Promise<Existing[]>;
   /** How states written by earlier releases become states of this one, oldest change first. */
   stateMigrations?: readonly StateMigration[];
 }

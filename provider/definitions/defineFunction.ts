@@ -6,9 +6,8 @@
  */
 import type { z } from "zod";
 import { describeIssues } from "../../contract/issues";
-import { accountOf } from "../core/clients";
 import { ProviderError } from "../core/errors";
-import { stripUserinfo } from "../../contract/urlUserinfo";
+import type { OperationContext } from "../core/operationContext";
 import type { OutputField } from "./define";
 import type { SchemaTypeName } from "./schemaTypes";
 
@@ -29,7 +28,7 @@ export interface FunctionDefinition<Args extends Record<string, unknown> = any, 
   inputs: Record<string, ArgumentField>;
   outputs: Record<string, OutputField>;
   /** The lookup, on checked arguments (defaults filled in); an error names the account and what was searched. */
-  invoke(args: Args): Promise<Result>;
+  invoke(ctx: OperationContext, args: Args): Promise<Result>;
 }
 
 /** Declares a function; the identity function, so that the definition's types are checked where it is written. */
@@ -60,10 +59,4 @@ export function checkArguments(definition: FunctionDefinition, args: Record<stri
   }
   if (problems.length > 0) throw new ProviderError(`${definition.name}: ${problems.join("; ")}; nothing was searched`);
   return checked;
-}
-
-/** The account a lookup searched, as a message names it: partner and host, never a URL's userinfo. */
-export function accountName(): string {
-  const account = accountOf(undefined);
-  return account ? `partner ${account.partnerId} at ${stripUserinfo(account.baseUrl)}` : "the configured account";
 }

@@ -21,7 +21,6 @@ import {
 import { EVENT_KEYS } from "../../contract/events";
 import { TemplateStatus } from "../../contract/platform";
 import { type SvcClient, SvcResponseError } from "../../sdk";
-import { clientFor, operationSignal, serverNowMs } from "../core/clients";
 import { plain, sameValue } from "../core/diff";
 import { PartialCreateError, ProviderError, unlessGone } from "../core/errors";
 import { accountScope } from "../core/accountScope";
@@ -267,9 +266,8 @@ export const emailNotificationTemplate = defineResource<EmailNotificationTemplat
 
   deleteBeforeReplace: keepsSystemName,
 
-  async create(inputs) {
-    const client = clientFor(inputs.connection);
-    const signal = operationSignal();
+  async create(ctx, inputs) {
+    const { client, signal } = ctx;
     const source = await resolveSource(client, inputs, signal);
     if (typeof inputs.adoptId === "string") return adopt(client, inputs.adoptId, inputs, source.id, signal);
 
@@ -281,24 +279,21 @@ export const emailNotificationTemplate = defineResource<EmailNotificationTemplat
       find: (since, lookupSignal) => findCloned(client, fields, since, lookupSignal),
       idOf: (t) => t.id,
       propertiesOf: (t) => emailTemplateOutputs(t, inputs, source.id),
-      serverNowMs: () => serverNowMs(client),
+      serverNowMs: ctx.serverNowMs,
       signal,
     });
     return finishClone(client, clone, inputs, source.id, signal);
   },
 
-  async read(id, state) {
-    const client = clientFor(state.connection);
-    const template = await getEmailTemplate(client, id, operationSignal());
+  async read({ client, signal }, id, state) {
+    const template = await getEmailTemplate(client, id, signal);
     if (!template || template.status === TemplateStatus.DELETED) return undefined;
     // An import reads with no state: the event the template reacts to stands for the system template it came from.
     const carried = carriedForRead(state, template);
     return emailTemplateOutputs(template, carried, state.sourceTemplateId);
   },
 
-  async update(id, olds, news, changed) {
-    const client = clientFor(news.connection);
-    const signal = operationSignal();
+  async update({ client, signal }, id, olds, news, changed) {
     let template = changed.some((key) => key !== "active")
       ? await client.emailTemplates.update(id, updateFields(news), { signal })
       : await client.emailTemplates.get(id, { signal });
@@ -308,14 +303,12 @@ export const emailNotificationTemplate = defineResource<EmailNotificationTemplat
     return emailTemplateOutputs(template, news, olds.sourceTemplateId);
   },
 
-  async delete(id, state) {
-    const client = clientFor(state.connection);
-    await unlessGone(() => client.emailTemplates.delete(id, { signal: operationSignal() }));
+  async delete({ client, signal }, id, state) {
+    await unlessGone(() => client.emailTemplates.delete(id, { signal }));
   },
 
-  async list() {
-    const client = clientFor(undefined);
-    const templates = await client.emailTemplates.iterate({}, { signal: operationSignal(), pageSize: 500 }).toArray();
+  async list({ client, signal }) {
+    const templates = await client.emailTemplates.iterate({}, { signal, pageSize: 500 }).toArray();
     return templates
       .filter((t) => t.status !== TemplateStatus.DELETED && t.partnerId !== 0)
       .map((t) => {
@@ -391,7 +384,7 @@ async function finishClone(
     // Interrupted (Cancel or the deadline): the engine still takes the answer, so the clone is reported, not deleted.
     if (signal.aborted) throw interruptedClone("Email template", clone.id, why, emailTemplateOutputs(template, inputs, sourceId));
     try {
-      await client.emailTemplates.delete(clone.id, { signal: operationSignal() });
+      await client.emailTemplates.delete(clone.id, { signal });
     } catch (cleanupError) {
       // Could not remove it: hand the engine the id so the clone is recorded (and deleted by the next destroy).
       throw new PartialCreateError(

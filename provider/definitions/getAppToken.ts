@@ -4,10 +4,9 @@
  */
 import { z } from "zod";
 import { AppTokenStatus } from "../../contract/platform";
-import { clientFor, operationSignal } from "../core/clients";
 import { ProviderError, unlessGone } from "../core/errors";
 import { APP_TOKEN_ID, appTokenOutputs } from "./appToken";
-import { accountName, defineFunction } from "./defineFunction";
+import { defineFunction } from "./defineFunction";
 
 const inputs = {
   id: {
@@ -50,11 +49,13 @@ export const pipelineValue = token.token; // a secret`,
     updatedAt: { type: "integer", description: "Time of the last change, unix seconds.", example: 1795000000 },
   },
 
-  async invoke({ id }) {
-    const client = clientFor(undefined);
-    const token = await unlessGone(() => client.appTokens.get(id, { signal: operationSignal() }));
+  async invoke(ctx, { id }) {
+    const { client, signal } = ctx;
+    const token = await unlessGone(() => client.appTokens.get(id, { signal }));
     if (!token || token.status === AppTokenStatus.DELETED) {
-      throw new ProviderError(`getAppToken: app token ${JSON.stringify(id)} was not found in ${accountName()} (searched by id; deleted tokens are not found)`);
+      throw new ProviderError(
+        `getAppToken: app token ${JSON.stringify(id)} was not found in ${ctx.accountName} (searched by id; deleted tokens are not found)`,
+      );
     }
     return tokenResult(appTokenOutputs(token, {}));
   },

@@ -4,7 +4,6 @@
  */
 import { z } from "zod";
 import { AppTokenStatus, HashType, SessionType } from "../../contract/platform";
-import { clientFor, operationSignal } from "../core/clients";
 import { sessionTypeName } from "./appToken";
 import { defineFunction } from "./defineFunction";
 import { SessionTypeName } from "./schemaTypes";
@@ -57,14 +56,14 @@ export const adminTokenIds = admins.ids;`,
     },
   },
 
-  async invoke({ descriptionContains, sessionType, hashType }) {
-    const client = clientFor(undefined);
+  async invoke(ctx, { descriptionContains, sessionType, hashType }) {
+    const { client, signal } = ctx;
     const filter = {
       statusEqual: AppTokenStatus.ACTIVE,
       ...(hashType ? { hashTypeEqual: hashType } : {}),
       ...(sessionType ? { sessionTypeEqual: SessionType[sessionType] } : {}),
     };
-    const found = await client.appTokens.iterate(filter, { signal: operationSignal(), pageSize: 500 }).toArray();
+    const found = await client.appTokens.iterate(filter, { signal, pageSize: 500 }).toArray();
     const tokens = found
       .filter((t) => descriptionContains === undefined || (t.description ?? "").includes(descriptionContains))
       .map(

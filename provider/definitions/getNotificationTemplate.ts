@@ -6,10 +6,9 @@ import { z } from "zod";
 import { EmailFormat, EmailPriority, type EmailNotificationTemplate as EmailTemplate } from "../../contract/emailTemplates";
 import { type EventNotificationTemplate, HttpMethod, SecureHashingAlgo, TemplateStatus, TemplateType } from "../../contract/platform";
 import type { SvcClient } from "../../sdk";
-import { clientFor, operationSignal } from "../core/clients";
 import { plain } from "../core/diff";
 import { ProviderError, unlessGone } from "../core/errors";
-import { accountName, defineFunction } from "./defineFunction";
+import { defineFunction } from "./defineFunction";
 import { TemplateKind } from "./schemaTypes";
 import { eventOf, nameOf } from "./templateSelection";
 
@@ -79,19 +78,18 @@ export const webhookUrl = webhook.url;`,
     updatedAt: { type: "integer", description: "Time of the last change, unix seconds.", example: 1795000000 },
   },
 
-  async invoke({ id, systemName, kind }) {
+  async invoke(ctx, { id, systemName, kind }) {
     if ((id === undefined) === (systemName === undefined)) {
       throw new ProviderError(
         `getNotificationTemplate: expected exactly one of id or systemName; got ${id === undefined ? "neither" : "both"}; nothing was searched`,
       );
     }
-    const client = clientFor(undefined);
-    const signal = operationSignal();
+    const { client, signal } = ctx;
     const found = id !== undefined ? await unlessGone(() => client.templates.get(id, { signal })) : await bySystemName(client, systemName!, signal);
     if (!found || found.status === TemplateStatus.DELETED || (kind !== undefined && KIND_OF_TYPE[found.type] !== kind)) {
       const what = kind === "HTTP" ? "HTTP notification template" : kind === "EMAIL" ? "email notification template" : "notification template (HTTP or email)";
       const by = id !== undefined ? `id ${JSON.stringify(id)}` : `systemName ${JSON.stringify(systemName)}`;
-      throw new ProviderError(`getNotificationTemplate: no ${what} with ${by} in ${accountName()} (deleted templates are not found)`);
+      throw new ProviderError(`getNotificationTemplate: no ${what} with ${by} in ${ctx.accountName} (deleted templates are not found)`);
     }
     if (found.type === TemplateType.EMAIL) return emailResult(await client.emailTemplates.get(found.id, { signal }));
     return httpResult(found);

@@ -5,9 +5,8 @@
 import { z } from "zod";
 import { EVENT_KEYS, type EventKey } from "../../contract/events";
 import { type EventNotificationTemplate, TemplateType } from "../../contract/platform";
-import { clientFor, operationSignal } from "../core/clients";
 import { plain } from "../core/diff";
-import { accountName, defineFunction } from "./defineFunction";
+import { defineFunction } from "./defineFunction";
 import { ProviderError } from "../core/errors";
 import { TemplateKind } from "./schemaTypes";
 import { eventOf } from "./templateSelection";
@@ -58,9 +57,8 @@ export const emailSystemNames = catalog.templates.apply((ts) => ts.map((t) => t.
     },
   },
 
-  async invoke(args) {
-    const client = clientFor(undefined);
-    const signal = operationSignal();
+  async invoke(ctx, args) {
+    const { client, signal } = ctx;
     const listed: { kind: TemplateKind; template: EventNotificationTemplate }[] = [];
     if (args.kind !== "EMAIL") {
       const { objects } = await client.templates.listTemplates({ typeEqual: TemplateType.HTTP }, { pageSize: 500 }, { signal });
@@ -91,7 +89,7 @@ export const emailSystemNames = catalog.templates.apply((ts) => ts.map((t) => t.
       const filter = Object.entries(args)
         .filter(([, v]) => v !== undefined)
         .map(([k, v]) => `${k} ${JSON.stringify(v)}`);
-      throw new ProviderError(`getSystemTemplates: no system template matches ${filter.join(", ") || "(no filter)"} in ${accountName()}`);
+      throw new ProviderError(`getSystemTemplates: no system template matches ${filter.join(", ") || "(no filter)"} in ${ctx.accountName}`);
     }
     return { templates };
   },

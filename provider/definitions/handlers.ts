@@ -7,7 +7,9 @@
 import { accountChange, type StackAccountMove } from "../core/account";
 import { type CheckResult, checkConnection, checkFields } from "../core/check";
 import { type DiffOutcome, diffFields, inputsFromOutputs, keptState } from "../core/diff";
-import { graceSignal, isCancelled, isTerminating, withOperationSignal } from "../core/clients";
+import { graceSignal, isCancelled, isTerminating } from "../core/clients";
+import type { ConnectionInput } from "../core/connectionInput";
+import { operationContext } from "../core/operationContext";
 import { PartialCreateError, ProviderError } from "../core/errors";
 import { noteManaged } from "../core/recovery";
 import { recordEvent } from "../core/telemetry";
@@ -15,6 +17,9 @@ import { noteAnswered, trackCreate } from "../core/termination";
 import { fieldsOf, migrateState, type ResourceDefinition } from "./define";
 
 type Props = Record<string, unknown>;
+
+/** The context of an operation on the account of a resource's (stored or new) connection input. */
+const contextOf = (props: Props | undefined, signal?: AbortSignal) => operationContext(props?.connection as ConnectionInput | undefined, signal);
 
 export interface ResourceHandlers {
   check(olds: Props, news: Props): Promise<CheckResult>;
@@ -61,7 +66,8 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
 
     async read(id, state) {
       noteManaged(id);
-      const outs = await definition.read(id, current(state));
+      const olds = current(state);
+      const outs = await definition.read(contextOf(olds), id, olds);
       // Deleted outside Pulumi: refresh drops it, up creates it again.
       if (!outs) return { id: "" };
       return { id, props: outs, inputs: inputsOf(outs) };
@@ -73,12 +79,13 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
       const { changed } = diffFields(olds, news, fields.inPlace, []);
       // Nothing for the platform (an input-only field, or the stored provider text): the state stays, with the new inputs.
       if (changed.length === 0) return { outs: keptState(olds, news, carried) };
-      return { outs: await definition.update(id, olds, news, changed) };
+      return { outs: await definition.update(contextOf(news), id, olds, news, changed) };
     },
 
     async delete(id, state) {
       noteManaged(id);
-      await definition.delete(id, current(state));
+      const olds = current(state);
+      await definition.delete(contextOf(olds), id, olds);
     },
   };
 }
@@ -93,21 +100,22 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
  */
 async function createRecordable(definition: ResourceDefinition, inputs: Props): Promise<{ id: string; outs: Props }> {
   // An adoption makes nothing: the object existed before the run and is never deleted for it.
-  if (typeof inputs.adoptId === "string") return definition.create(inputs);
+  const ctx = contextOf(inputs);
+  if (typeof inputs.adoptId === "string") return definition.create(ctx, inputs);
   let made: { id: string; outs: Props };
   try {
-    made = await definition.create(inputs);
+    made = await definition.create(ctx, inputs);
   } catch (error) {
     if (!(error instanceof PartialCreateError) || !isCancelled()) throw error;
     made = { id: error.id, outs: error.properties };
   }
   if (!isCancelled()) {
-    noteAnswered({ type: definition.type, id: made.id, remove: () => definition.delete(made.id, made.outs) });
+    noteAnswered({ type: definition.type, id: made.id, remove: (signal) => definition.delete({ ...ctx, signal }, made.id, made.outs) });
     return made;
   }
   const cause = isTerminating() ? "the engine stopped this process" : "the run was cancelled";
   try {
-    await withOperationSignal(graceSignal(), () => definition.delete(made.id, made.outs));
+    await definition.delete({ ...ctx, signal: graceSignal() }, made.id, made.outs);
   } catch (deleteError) {
     const why = deleteError instanceof Error ? deleteError.message : String(deleteError);
     if (isTerminating()) {

@@ -8,7 +8,6 @@ import { z } from "zod";
 import type { SvcClient } from "../../sdk";
 import { EVENT_KEYS, EVENTS, type EventKey } from "../../contract/events";
 import { type EventNotificationTemplate, HttpMethod, SecureHashingAlgo, TemplateStatus, TemplateType, WebhookUrl } from "../../contract/platform";
-import { clientFor, operationSignal, serverNowMs } from "../core/clients";
 import { plain } from "../core/diff";
 import { PartialCreateError, ProviderError, unlessGone } from "../core/errors";
 import { accountScope } from "../core/accountScope";
@@ -181,9 +180,8 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
 
   deleteBeforeReplace: keepsSystemName,
 
-  async create(inputs) {
-    const client = clientFor(inputs.connection);
-    const signal = operationSignal();
+  async create(ctx, inputs) {
+    const { client, signal } = ctx;
     const source = await resolveSource(client, inputs, signal);
     if (typeof inputs.adoptId === "string") return adopt(client, inputs.adoptId, inputs, source.id, signal);
 
@@ -195,25 +193,22 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
       find: (since, lookupSignal) => findCloned(client, fields, since, lookupSignal),
       idOf: (t) => t.id,
       propertiesOf: (t) => templateOutputs(t, inputs, source.id),
-      serverNowMs: () => serverNowMs(client),
+      serverNowMs: ctx.serverNowMs,
       signal,
     });
     if (inputs.active === false) return { id: clone.id, outs: templateOutputs(clone, inputs, source.id) };
     return activateClone(client, clone, inputs, source.id, signal);
   },
 
-  async read(id, state) {
-    const client = clientFor(state.connection);
-    const template = await unlessGone(() => client.templates.get(id, { signal: operationSignal() }));
+  async read({ client, signal }, id, state) {
+    const template = await unlessGone(() => client.templates.get(id, { signal }));
     if (!template || template.status === TemplateStatus.DELETED) return undefined;
     // An import reads with no state: the event the template reacts to stands for the system template it came from.
     const carried = carriedForRead(state, template);
     return templateOutputs(template, carried, state.sourceTemplateId);
   },
 
-  async update(id, olds, news, changed) {
-    const client = clientFor(news.connection);
-    const signal = operationSignal();
+  async update({ client, signal }, id, olds, news, changed) {
     let template = changed.some((key) => key !== "active")
       ? await client.templates.update(id, cloneFields(news), { signal })
       : await client.templates.get(id, { signal });
@@ -223,14 +218,12 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
     return templateOutputs(template, news, olds.sourceTemplateId);
   },
 
-  async delete(id, state) {
-    const client = clientFor(state.connection);
-    await unlessGone(() => client.templates.delete(id, { signal: operationSignal() }));
+  async delete({ client, signal }, id, state) {
+    await unlessGone(() => client.templates.delete(id, { signal }));
   },
 
-  async list() {
-    const client = clientFor(undefined);
-    const templates = await client.templates.iterate({ typeEqual: TemplateType.HTTP }, { signal: operationSignal(), pageSize: 500 }).toArray();
+  async list({ client, signal }) {
+    const templates = await client.templates.iterate({ typeEqual: TemplateType.HTTP }, { signal, pageSize: 500 }).toArray();
     return templates
       .filter((t) => t.status !== TemplateStatus.DELETED && t.partnerId !== 0)
       .map((t) => {
@@ -261,7 +254,7 @@ async function activateClone(
     // Interrupted (Cancel or the deadline): the engine still takes the answer, so the clone is reported, not deleted.
     if (signal.aborted) throw interruptedClone("Template", clone.id, why, templateOutputs(clone, inputs, sourceId));
     try {
-      await client.templates.delete(clone.id, { signal: operationSignal() });
+      await client.templates.delete(clone.id, { signal });
     } catch (cleanupError) {
       // Could not remove it: hand the engine the id so the clone is recorded (and deleted by the next destroy).
       throw new PartialCreateError(

@@ -18,6 +18,10 @@ import type { Existing, ResourceDefinition } from "../../provider/definitions/de
 import { SvcClient } from "../../sdk";
 import { changes, pluginDir } from "../support/platformStack";
 import { backendFilesText, engineBinDir, newTestStack, repoRoot, type TestStack } from "../support/pulumi";
+import type { OperationContext } from "../../provider/core/operationContext";
+
+/** The definitions here list from fakes: they never reach a platform. */
+const OFFLINE = {} as OperationContext;
 
 const TOKENS = 100;
 const TEMPLATES = 20;
@@ -286,7 +290,7 @@ describe("takeover: what a stack manages, and names", () => {
         ],
       },
     });
-    const listing = await listCandidates(101, managed, {
+    const listing = await listCandidates(OFFLINE, 101, managed, {
       definitions: [
         fake("AppToken", [
           { id: "0_managed", name: "Deploy", inputs: {} },

@@ -12,6 +12,10 @@ import { listCandidates, type Candidate } from "../../provider/cli/takeoverListi
 import { declaredInputs, importFile, programCode } from "../../provider/cli/takeoverCode";
 import { appToken, emailNotificationTemplate, httpNotificationTemplate } from "../../provider/definitions";
 import type { ResourceDefinition } from "../../provider/definitions/define";
+import type { OperationContext } from "../../provider/core/operationContext";
+
+/** The definitions here list from fakes: they never reach a platform. */
+const OFFLINE = {} as OperationContext;
 
 /** Everything that could end a string, a comment or a line early, or make code read differently from what it does. */
 const HOSTILE_LINE = `a "dq" 'sq' \`tick\` \${process.exit(1)} */ /* // \\ </script> \u202e\u2066 rtl \ufeff bom \u{1F600}`;
@@ -253,7 +257,7 @@ describe("takeover refuses what does not match the platform's grammar, and write
       ...httpNotificationTemplate,
       list: async () => [{ id: "2001", name: "odd", inputs: { eventType: "\u001b]0;owned\u0007", eventObjectType: "1\n2" } }],
     };
-    const listing = await listCandidates(101, { ids: [], names: new Map() }, { definitions: [fake] });
+    const listing = await listCandidates(OFFLINE, 101, { ids: [], names: new Map() }, { definitions: [fake] });
     expect(listing.skipped[0]!.reason).toBe('reacts to an event outside the catalog (eventType "\\u001b]0;owned\\u0007", eventObjectType "1\\n2")');
   });
 
@@ -273,10 +277,10 @@ describe("takeover refuses what does not match the platform's grammar, and write
       ],
     };
     const none = { ids: [], names: new Map() };
-    const active = await listCandidates(101, none, { definitions: [tokens, mails] });
+    const active = await listCandidates(OFFLINE, 101, none, { definitions: [tokens, mails] });
     expect(active.candidates.map((c) => c.id)).toEqual(["0_on", "2001"]);
     expect(active.disabledCount).toBe(2);
-    const all = await listCandidates(101, none, { definitions: [tokens, mails], includeDisabled: true });
+    const all = await listCandidates(OFFLINE, 101, none, { definitions: [tokens, mails], includeDisabled: true });
     expect(all.candidates.map((c) => c.id)).toEqual(["0_off", "0_on", "2001", "2002"]);
     expect(all.disabledCount).toBe(0);
   });

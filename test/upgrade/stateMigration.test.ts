@@ -28,18 +28,18 @@ function nextAppToken(withMigration: boolean): ResourceDefinition {
       ...appToken.inputs,
       purpose: { schema: z.string().default(DEFAULT_PURPOSE), change: "inPlace", description: "What the token is used for.", example: "deploy" },
     },
-    async create(inputs) {
-      const made = await appToken.create(inputs);
+    async create(ctx, inputs) {
+      const made = await appToken.create(ctx, inputs);
       return { ...made, outs: { ...made.outs, purpose: inputs.purpose } };
     },
-    async read(id, state) {
-      const outs = await appToken.read(id, state);
+    async read(ctx, id, state) {
+      const outs = await appToken.read(ctx, id, state);
       return outs && { ...outs, purpose: state.purpose };
     },
-    async update(id, olds, inputs, changed) {
+    async update(ctx, id, olds, inputs, changed) {
       updates.push(changed);
       const platformFields = changed.filter((key) => key !== "purpose");
-      const outs = platformFields.length > 0 ? await appToken.update(id, olds, inputs, platformFields) : olds;
+      const outs = platformFields.length > 0 ? await appToken.update(ctx, id, olds, inputs, platformFields) : olds;
       return { ...outs, purpose: inputs.purpose };
     },
     ...(withMigration

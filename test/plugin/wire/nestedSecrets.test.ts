@@ -176,7 +176,7 @@ describe("nested secrets in a partial create", () => {
   /** The package's AppToken, whose create made an object it could not finish (as a failed activation does). */
   const failingToken = {
     ...DEFINITIONS.find((definition) => definition.type === "AppToken")!,
-    async create(inputs: Record<string, unknown>): Promise<never> {
+    async create(_ctx: unknown, inputs: Record<string, unknown>): Promise<never> {
       throw new PartialCreateError("created 0_partial but could not finish it", "0_partial", { ...inputs, tokenId: "0_partial", token: "fake-token-value" });
     },
   };
