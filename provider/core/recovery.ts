@@ -10,6 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { mayHaveActed } from "../../sdk/transport";
 import { graceSignal } from "./clients";
 import { PartialCreateError, ProviderError } from "./errors";
+import type { OperationContext } from "./operationContext";
 import { recordEvent } from "./telemetry";
 
 /** Create rounds at most (each round's call has its own retries for failures where the platform did not act). */
@@ -55,13 +56,14 @@ export interface RecoverableCreate<T> {
    */
   usable?(object: T): boolean;
   discard?(object: T, signal: AbortSignal): Promise<void>;
-  /** The platform's clock now (ms), when known. */
-  serverNowMs(): number | undefined;
-  /** The operation's signal: Cancel, or the operation's deadline. */
-  signal: AbortSignal;
 }
 
-export async function createWithRecovery<T>(plan: RecoverableCreate<T>): Promise<T> {
+/** Creates by `plan` within the operation `ctx` (its signal: Cancel or the deadline; its clock: the platform's). */
+/** A plan with what the operation brings. */
+type Plan<T> = RecoverableCreate<T> & Pick<OperationContext, "signal" | "serverNowMs">;
+
+export async function createWithRecovery<T>(ctx: OperationContext, recoverable: RecoverableCreate<T>): Promise<T> {
+  const plan: Plan<T> = { ...recoverable, signal: ctx.signal, serverNowMs: ctx.serverNowMs };
   const startedAt = Date.now();
   // The platform's time when the first attempt started: read after a failure, when the clock is surely known.
   const sinceServerSec = (): number => {
@@ -81,7 +83,7 @@ export async function createWithRecovery<T>(plan: RecoverableCreate<T>): Promise
   }
 }
 
-async function createInRounds<T>(plan: RecoverableCreate<T>, sinceServerSec: () => number, progress: { sent: boolean }): Promise<T> {
+async function createInRounds<T>(plan: Plan<T>, sinceServerSec: () => number, progress: { sent: boolean }): Promise<T> {
   let since: number | undefined;
   for (let round = 1; ; round++) {
     let lastError: unknown;
@@ -130,7 +132,7 @@ async function createInRounds<T>(plan: RecoverableCreate<T>, sinceServerSec: () 
  * program (a token whose value cannot be read) it is deleted here. A look-up that fails says so: the platform may hold
  * an object the stack does not record.
  */
-async function settleInterrupted<T>(plan: RecoverableCreate<T>, interruption: unknown, since: number): Promise<never> {
+async function settleInterrupted<T>(plan: Plan<T>, interruption: unknown, since: number): Promise<never> {
   const cause = describe(interruption);
   const grace = graceSignal();
   let found: T[];
@@ -175,7 +177,7 @@ async function settleInterrupted<T>(plan: RecoverableCreate<T>, interruption: un
   );
 }
 
-function severalFound<T>(plan: RecoverableCreate<T>, found: T[], cause: string): ProviderError {
+function severalFound<T>(plan: Plan<T>, found: T[], cause: string): ProviderError {
   const ids = found.map(plan.idOf).join(", ");
   return new ProviderError(
     `${plan.what} create: the answer was lost (${cause}) and ${found.length} ${plan.what}s created since then match the declared fields (${ids}); ` +

@@ -149,7 +149,7 @@ export const pipelineToken = pipeline.token; // a secret`,
     const { client, signal } = ctx;
     if (typeof inputs.adoptId === "string") return adopt(client, inputs.adoptId, inputs, signal);
     const fields = creationFields(inputs);
-    const token = await createWithRecovery<AppTokenRecord>({
+    const token = await createWithRecovery<AppTokenRecord>(ctx, {
       what: "app token",
       fingerprint: `${accountScope(client)} appToken ${JSON.stringify(fields)}`,
       create: () => client.appTokens.add(fields, { signal }),
@@ -160,8 +160,6 @@ export const pipelineToken = pipeline.token; // a secret`,
       // program: delete it and make one whose value we receive.
       usable: (t) => typeof t.token === "string" && t.token !== "",
       discard: (t, discardSignal) => unlessGone(() => client.appTokens.delete(t.id, { signal: discardSignal })).then(() => undefined),
-      serverNowMs: ctx.serverNowMs,
-      signal,
     });
     return { id: token.id, outs: appTokenOutputs(token, inputs) };
   },

@@ -272,15 +272,13 @@ export const emailNotificationTemplate = defineResource<EmailNotificationTemplat
     if (typeof inputs.adoptId === "string") return adopt(client, inputs.adoptId, inputs, source.id, signal);
 
     const fields = cloneFields(inputs);
-    const clone = await createWithRecovery<EmailTemplate>({
+    const clone = await createWithRecovery<EmailTemplate>(ctx, {
       what: "email template",
       fingerprint: `${accountScope(client)} email template ${fields.systemName ?? JSON.stringify([fields.name, fields.subject, fields.description])}`,
       create: () => client.emailTemplates.clone(source.id, fields, { signal }),
       find: (since, lookupSignal) => findCloned(client, fields, since, lookupSignal),
       idOf: (t) => t.id,
       propertiesOf: (t) => emailTemplateOutputs(t, inputs, source.id),
-      serverNowMs: ctx.serverNowMs,
-      signal,
     });
     return finishClone(client, clone, inputs, source.id, signal);
   },

@@ -186,15 +186,13 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
     if (typeof inputs.adoptId === "string") return adopt(client, inputs.adoptId, inputs, source.id, signal);
 
     const fields = cloneFields(inputs);
-    const clone = await createWithRecovery<EventNotificationTemplate>({
+    const clone = await createWithRecovery<EventNotificationTemplate>(ctx, {
       what: "template",
       fingerprint: `${accountScope(client)} template ${fields.systemName ?? JSON.stringify([fields.name, fields.url, fields.description])}`,
       create: () => client.templates.clone(source.id, fields, { signal }),
       find: (since, lookupSignal) => findCloned(client, fields, since, lookupSignal),
       idOf: (t) => t.id,
       propertiesOf: (t) => templateOutputs(t, inputs, source.id),
-      serverNowMs: ctx.serverNowMs,
-      signal,
     });
     if (inputs.active === false) return { id: clone.id, outs: templateOutputs(clone, inputs, source.id) };
     return activateClone(client, clone, inputs, source.id, signal);
