@@ -218,7 +218,8 @@ export class SvcProviderServer {
       const props = unwrapSecrets(raw) as Props;
       const result = await resource.handlers.read(id, props);
       // Read by id alone (`pulumi import`, or .get): say which account was searched, not the engine's bare "does not exist".
-      if (!result.id && Object.keys(props).length === 0) throw notFound(resource.definition, id, this.session.accountNameOf(props.connection as ConnectionInput | undefined));
+      if (!result.id && Object.keys(props).length === 0)
+        throw notFound(resource.definition, id, this.session.accountNameOf(props.connection as ConnectionInput | undefined));
       const response = new provproto.ReadResponse().setId(result.id);
       if (!result.id || !result.props) return response;
       // A secret of the state or of the inputs stays one in both: read maps outputs back onto inputs.

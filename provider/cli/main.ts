@@ -116,9 +116,9 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
     ? managedBy(parseJsonInput(await readInput(options.state), inputName("--state", options.state)))
     : { ids: [], names: new Map() };
   const started = performance.now();
-  const listing = await listCandidates(session.contextFor(undefined), account.partnerId, managed, { includeDisabled: options.includeDisabled === true }).finally(
-    () => session.close(),
-  );
+  const listing = await listCandidates(session.contextFor(undefined), account.partnerId, managed, {
+    includeDisabled: options.includeDisabled === true,
+  }).finally(() => session.close());
   const listedMs = Math.round(performance.now() - started);
   const tokens = listing.candidates.filter((c) => c.definition.type === "AppToken").length;
   const webhooks = listing.candidates.filter((c) => c.definition.type === "HttpNotificationTemplate").length;

@@ -150,7 +150,13 @@ describe("diagnostics through the engine's log service", () => {
     const sink = new EngineLog(engine.address);
     try {
       await operationLog.run(sink, urnOf("AppToken", "leaky"), "create", async (finish) => {
-        recordEvent(operationLog.diagnose, { type: "recovery", resource: "app token", outcome: "createdAgain", round: 1, cause: `502: upstream said ks=${ks} secret=${adminSecret}` });
+        recordEvent(operationLog.diagnose, {
+          type: "recovery",
+          resource: "app token",
+          outcome: "createdAgain",
+          round: 1,
+          cause: `502: upstream said ks=${ks} secret=${adminSecret}`,
+        });
         recordEvent(operationLog.diagnose, { type: "retry", service: "appToken", action: "add", reason: `status 503 ${adminSecret}`, delayMs: 10 });
         await finish();
       });
