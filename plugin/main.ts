@@ -5,6 +5,7 @@
 import * as nodeModule from "node:module";
 import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { ProviderSession } from "../provider/core/providerSession";
 import { exitAfterSettlingOnSigint } from "../provider/core/termination";
 import { DEFINITIONS } from "../provider/definitions";
 import { EngineLog, engineAddressOf } from "./engineLog";
@@ -17,10 +18,11 @@ async function main(): Promise<void> {
   // SVC_ENGINE_LOG=off sends none (the bench's baseline; the events file does not depend on it).
   const engineAddress = engineAddressOf(process.argv.slice(2));
   const diagnostics = engineAddress && process.env.SVC_ENGINE_LOG !== "off" ? new EngineLog(engineAddress) : undefined;
-  const provider = new SvcProviderServer(DEFINITIONS, PLUGIN_VERSION, diagnostics);
+  // The process's one provider session: what every request of the engine shares (clients, Cancel, diagnostics scope).
+  const session = new ProviderSession();
   // The engine's SIGINT means it no longer takes answers: creates in flight delete what they made before the exit.
-  exitAfterSettlingOnSigint(provider.session.termination);
-  grpcServer.addService(provrpc.ResourceProviderService, provider.service());
+  exitAfterSettlingOnSigint(session.termination);
+  grpcServer.addService(provrpc.ResourceProviderService, new SvcProviderServer(DEFINITIONS, PLUGIN_VERSION, diagnostics, session).service());
   const port = await new Promise<number>((resolve, reject) =>
     grpcServer.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   );
