@@ -72,8 +72,8 @@ export interface WireHarness {
   apiCalls(): Record<string, number>;
   resetApiCalls(): void;
   /**
-   * A new plugin server (and client) on the same emulator, with the process-wide state of the old one forgotten
-   * (configuration, clients, a Cancel): what the engine's next command gets, a new plugin process.
+   * A new plugin server (and client) on the same emulator, with a provider session of its own (the old one closed:
+   * configuration, clients, a Cancel): what the engine's next command gets, a new plugin process.
    */
   restartPlugin(): Promise<void>;
   stop(): Promise<void>;
