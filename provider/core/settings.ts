@@ -117,7 +117,9 @@ export type SettingKey = keyof typeof SETTINGS;
 type Flag = "secret" | "credential" | "account" | "perProcess";
 /** The settings of a flag, in the table's order. */
 const settingsWith = <F extends Flag>(flag: F) =>
-  (Object.keys(SETTINGS) as SettingKey[]).filter((key) => flag in SETTINGS[key]) as { [K in SettingKey]: (typeof SETTINGS)[K] extends Record<F, true> ? K : never }[SettingKey][];
+  (Object.keys(SETTINGS) as SettingKey[]).filter((key) => flag in SETTINGS[key]) as {
+    [K in SettingKey]: (typeof SETTINGS)[K] extends Record<F, true> ? K : never;
+  }[SettingKey][];
 
 /** Every credential: they all come from one source. */
 export const CREDENTIALS = settingsWith("credential");

@@ -60,7 +60,11 @@ export function argsProperties(inputs: Record<string, InputField>): Property[] {
   const required = new Set(requiredInputs(inputs));
   return Object.entries(inputs).map(([key, field]) => {
     const optional = !required.has(key);
-    const described = { key, description: field.deprecationMessage ? `${field.description}\n@deprecated ${field.deprecationMessage}` : field.description, optional };
+    const described = {
+      key,
+      description: field.deprecationMessage ? `${field.description}\n@deprecated ${field.deprecationMessage}` : field.description,
+      optional,
+    };
     if (field === CONNECTION_FIELD) return { ...described, type: "pulumi.Input<ConnectionArgs>" };
     if (field.typeName && SCHEMA_TYPES[field.typeName].kind === "object") {
       const args = `pulumi.Input<${argsName(field.typeName)}>`;
@@ -96,7 +100,12 @@ export function objectArgsProperties(name: SchemaTypeName): Property[] {
 /** The explicit provider's settings, as a program passes them (every one optional). */
 export function providerArgsProperties(): Property[] {
   const tsType = { string: "string", integer: "number", boolean: "boolean" } as const;
-  return Object.entries(SETTINGS).map(([key, setting]) => ({ key, description: setting.description, optional: true, type: `pulumi.Input<${tsType[setting.type]}>` }));
+  return Object.entries(SETTINGS).map(([key, setting]) => ({
+    key,
+    description: setting.description,
+    optional: true,
+    type: `pulumi.Input<${tsType[setting.type]}>`,
+  }));
 }
 
 /** An object type's body: `{`, one documented property a line, `}`. */

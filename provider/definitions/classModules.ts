@@ -6,7 +6,17 @@
  * types from the definitions and its row of the field table, so a program loads no zod and no runtime.
  */
 import { dirname, join, relative, sep } from "node:path";
-import { argsName, argsProperties, docComment, objectArgsProperties, objectBody, objectTypesOf, providerArgsProperties, requiredInputs, requiredOnCreateOnly } from "./argsTypes";
+import {
+  argsName,
+  argsProperties,
+  docComment,
+  objectArgsProperties,
+  objectBody,
+  objectTypesOf,
+  providerArgsProperties,
+  requiredInputs,
+  requiredOnCreateOnly,
+} from "./argsTypes";
 import type { ResourceDefinition } from "./define";
 import { fieldTableModule } from "./fieldTable";
 
@@ -34,7 +44,7 @@ export function classFiles(definitions: readonly ResourceDefinition[], layout: C
     [`${RESOURCES_DIR}/fieldTable.ts`, fieldTableModule(definitions)],
     ...definitions.map((definition): [string, string] => [classFile(definition.type), dynamicClassModule(definition, layout)]),
     [`${RESOURCES_DIR}/inputTypes.ts`, inputTypesModule(objectTypes)],
-    [`${RESOURCES_DIR}/index.ts`, resourcesIndexModule(definitions, objectTypes)],
+    [`${RESOURCES_DIR}/index.ts`, resourcesIndexModule(definitions, objectTypes, layout)],
     [`${NATIVE_DIR}/resources.ts`, nativeModule(definitions, objectTypes, layout)],
   ];
 }
@@ -46,7 +56,9 @@ type Where = "out" | "source" | "package";
 function importPath(layout: ClassLayout, from: string, module: string, where: Where): string {
   if (where === "package") return module;
   const target = join(where === "out" ? layout.out : layout.source, module).replace(/(\/index)?\.ts$/, "");
-  const path = relative(dirname(join(layout.out, from)), target).split(sep).join("/");
+  const path = relative(dirname(join(layout.out, from)), target)
+    .split(sep)
+    .join("/");
   return path.startsWith(".") ? path : `./${path}`;
 }
 
@@ -138,15 +150,18 @@ function inputTypesModule(objectTypes: readonly string[]): string {
   return `${HEADER}/** The named object types of the resources' inputs, as a program writes them: each field a pulumi.Input. */
 import type * as pulumi from "@pulumi/pulumi";
 ${objectTypes
-  .map((name) => `\n${docComment(`A ${name} of the package schema (provider/definitions/schemaTypes.ts).`)}export type ${argsName(name as never)} = ${objectBody(objectArgsProperties(name as never))};\n`)
+  .map(
+    (name) =>
+      `\n${docComment(`A ${name} of the package schema (provider/definitions/schemaTypes.ts).`)}export type ${argsName(name as never)} = ${objectBody(objectArgsProperties(name as never))};\n`,
+  )
   .join("")}`;
 }
 
-function resourcesIndexModule(definitions: readonly ResourceDefinition[], objectTypes: readonly string[]): string {
+function resourcesIndexModule(definitions: readonly ResourceDefinition[], objectTypes: readonly string[], layout: ClassLayout): string {
   const classes = definitions.map((d) => `export { ${d.type}, type ${d.type}Args } from "./${classFile(d.type).slice(RESOURCES_DIR.length + 1, -3)}";\n`);
   const types = objectTypes.length > 0 ? `export type { ${objectTypes.map((name) => argsName(name as never)).join(", ")} } from "./inputTypes";\n` : "";
   return `${HEADER}/** The dynamic resource classes of \`pulumi-svc\` and their Args. */
-${classes.join("")}${types}export type { ConnectionArgs } from "./connectionArgs";
+${classes.join("")}${types}export type { ConnectionArgs } from "${importPath(layout, `${RESOURCES_DIR}/index.ts`, `${RESOURCES_DIR}/connectionArgs.ts`, "source")}";
 `;
 }
 
