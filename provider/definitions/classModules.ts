@@ -94,15 +94,6 @@ function dynamicClassModule(definition: ResourceDefinition, layout: ClassLayout)
   const shape = shapeOf(definition);
   const { type, args } = shape;
   const objectTypes = objectTypesOf(definition.inputs).map(argsName);
-  const requiredCheck =
-    shape.required.length === 0
-      ? ""
-      : `    if (!args) throw new Error("Missing required argument 'args' of ${type}");
-    // A read of an existing ${type} (opts.id, see get) takes its values from the server.
-    for (const required of opts.id === undefined ? ([${shape.required.map((key) => JSON.stringify(key)).join(", ")}] as const) : []) {
-      if (args[required] === undefined) throw new Error(\`Missing required property '\${required}' of ${type} \${name}\`);
-    }
-`;
   const takeOver = shape.adoptable ? "use `adoptId`, or `pulumi import` with the plugin" : "use `pulumi import` with the plugin";
   return `${HEADER}/**
  * ${type}, a dynamic resource of \`pulumi-svc\`: ${lowerFirst(firstSentence(definition.description))} Its definition says what each field means.
@@ -140,7 +131,7 @@ export class ${type} extends DefinedResource {
   }
 
   constructor(name: string, ${shape.argsParameter}, opts: pulumi.CustomResourceOptions = {}) {
-${requiredCheck}    super(FIELD_TABLE.${type}, ${JSON.stringify(type)}, name, args, opts);
+    super(FIELD_TABLE.${type}, ${JSON.stringify(type)}, name, args, opts);
   }
 }
 `;

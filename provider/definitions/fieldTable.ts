@@ -4,6 +4,7 @@
  * modules), which would cost every `pulumi up` of a program (docs/bench.md). Rendered by `npm run generate`.
  */
 import { SECRET_SETTINGS } from "../core/settings";
+import { requiredInputs } from "./argsTypes";
 import { fieldsOf, type ResourceDefinition } from "./define";
 
 /** A resource's row: what its classes need of its definition at run time, as plain data. Each class passes its own. */
@@ -17,6 +18,8 @@ export interface ResourceFields {
   readonly secrets: readonly string[];
   /** The deprecated inputs and what to use instead (the native classes warn when a program sets one). */
   readonly deprecated: Readonly<Record<string, string>>;
+  /** The inputs a program must give to create one (the dynamic classes check them; the plugin's check does too). */
+  readonly required: readonly string[];
 }
 
 export function fieldTable(definitions: readonly ResourceDefinition[]): Record<string, ResourceFields> {
@@ -25,7 +28,14 @@ export function fieldTable(definitions: readonly ResourceDefinition[]): Record<s
       const fields = fieldsOf(definition);
       return [
         definition.type,
-        { kind: definition.kind, inputs: fields.inputKeys, outputs: fields.outputKeys, secrets: fields.secrets, deprecated: fields.deprecated },
+        {
+          kind: definition.kind,
+          inputs: fields.inputKeys,
+          outputs: fields.outputKeys,
+          secrets: fields.secrets,
+          deprecated: fields.deprecated,
+          required: requiredInputs(definition.inputs),
+        },
       ];
     }),
   );

@@ -6,6 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceDefinition } from "../definitions/define";
 import type { ResourceFields } from "../definitions/fieldTable";
+import { checkRequiredInputs } from "./requiredInputs";
 import { resourceProps } from "./resourceProps";
 import { ShimResource } from "./shim";
 
@@ -21,6 +22,7 @@ export type DefinitionOutputs<Definition> = OutputsOf<Omit<StateOf<Definition>, 
 
 export abstract class DefinedResource extends ShimResource {
   protected constructor(fields: ResourceFields, type: string, name: string, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
+    checkRequiredInputs(fields, type, name, args, opts);
     const options = pulumi.mergeOptions(opts, { additionalSecretOutputs: [...fields.secrets] });
     super(fields.kind, type, name, resourceProps(fields, args), options);
   }

@@ -78,11 +78,6 @@ export class EmailNotificationTemplate extends DefinedResource {
   }
 
   constructor(name: string, args: EmailNotificationTemplateArgs, opts: pulumi.CustomResourceOptions = {}) {
-    if (!args) throw new Error("Missing required argument 'args' of EmailNotificationTemplate");
-    // A read of an existing EmailNotificationTemplate (opts.id, see get) takes its values from the server.
-    for (const required of opts.id === undefined ? (["name", "subject", "body", "fromEmail", "to"] as const) : []) {
-      if (args[required] === undefined) throw new Error(`Missing required property '${required}' of EmailNotificationTemplate ${name}`);
-    }
     super(FIELD_TABLE.EmailNotificationTemplate, "EmailNotificationTemplate", name, args, opts);
   }
 }

@@ -63,11 +63,6 @@ export class HttpNotificationTemplate extends DefinedResource {
   }
 
   constructor(name: string, args: HttpNotificationTemplateArgs, opts: pulumi.CustomResourceOptions = {}) {
-    if (!args) throw new Error("Missing required argument 'args' of HttpNotificationTemplate");
-    // A read of an existing HttpNotificationTemplate (opts.id, see get) takes its values from the server.
-    for (const required of opts.id === undefined ? (["name", "url", "signSecret"] as const) : []) {
-      if (args[required] === undefined) throw new Error(`Missing required property '${required}' of HttpNotificationTemplate ${name}`);
-    }
     super(FIELD_TABLE.HttpNotificationTemplate, "HttpNotificationTemplate", name, args, opts);
   }
 }

@@ -15,6 +15,7 @@ import { classFiles } from "../../provider/definitions/classModules";
 import { shimText } from "../../provider/resources/shim";
 import { repoRoot } from "../../scripts/engineEnv";
 import { RESOURCES } from "./fixtures/addedResource/registry";
+import { recordRegistrations, registeredOnce } from "./mockedRuntime";
 
 const out = mkdtempSync(join(tmpdir(), "pulumi-svc-added-resource-"));
 // The generated modules import @pulumi/pulumi as a program's do: from the repository's node_modules.
@@ -87,27 +88,15 @@ describe("a fourth resource: its definition and one registry entry", () => {
   }, 120_000);
 
   describe("registered with the mocked runtime", () => {
-    const registered: pulumi.runtime.MockResourceArgs[] = [];
+    let registered: pulumi.runtime.MockResourceArgs[] = [];
     beforeAll(async () => {
-      await pulumi.runtime.setMocks(
-        {
-          newResource: (args) => {
-            registered.push(args);
-            return { id: `${args.name}-id`, state: args.inputs };
-          },
-          call: () => ({}),
-        },
-        "project",
-        "stack",
-        true,
-      );
+      registered = await recordRegistrations();
     });
-    const settled = (resource: pulumi.CustomResource) => new Promise<void>((resolve) => resource.urn.apply(() => resolve()));
 
     it("the dynamic class: its type token, its kind's shim, its inputs and outputs; a missing required input names itself", async () => {
       const { Label } = (await import(join(out, "provider/resources/index.ts"))) as { Label: LabelClass };
       const label = new Label("release", { text: "release", apiKey: "label-signing-key" });
-      await settled(label);
+      await registeredOnce(label);
       const args = registered.find((r) => r.name === "release")!;
       expect(args.type).toBe("pulumi-nodejs:dynamic/svc:Label");
       expect(args.inputs.__provider).toBe(shimText("label"));
@@ -124,7 +113,7 @@ describe("a fourth resource: its definition and one registry entry", () => {
     it("the native class: registered as svc:index:Label", async () => {
       const native = (await import(join(out, "provider/native/resources.ts"))) as { Label: LabelClass };
       const label = new native.Label("native-label", { text: "t" });
-      await settled(label);
+      await registeredOnce(label);
       expect(registered.find((r) => r.name === "native-label")!.type).toBe("svc:index:Label");
     });
   });
