@@ -1,7 +1,7 @@
 /**
  * The base of the dynamic resource classes: a resource's properties, secret inputs and secret outputs come from its
- * row of the field table (derived from its definition), so a generated class is only its name, its typed Args and
- * outputs, and its required inputs.
+ * row of the field table (derived from its definition), and so do the required inputs it checks, so a generated
+ * class is only its name, its typed Args and outputs, `get` and `isInstance`.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceDefinition } from "../definitions/define";
