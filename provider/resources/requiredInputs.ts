@@ -5,7 +5,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceFields } from "../definitions/fieldTable";
 
-export function checkRequiredInputs(fields: ResourceFields, type: string, name: string, args: Record<string, unknown> | undefined, opts: pulumi.CustomResourceOptions) {
+export function checkRequiredInputs(
+  fields: ResourceFields,
+  type: string,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  opts: pulumi.CustomResourceOptions,
+) {
   if (fields.required.length === 0) return;
   if (!args) throw new Error(`Missing required argument 'args' of ${type}`);
   // A read of an existing resource (opts.id, see get) takes its values from the server.
