@@ -1,15 +1,8 @@
 /** pulumi-svc: Pulumi resources for the video platform. */
 import type { EVENTS } from "../contract/events";
 
-export { AppToken, type AppTokenArgs } from "./resources/appToken";
-export { HttpNotificationTemplate, type HttpNotificationTemplateArgs } from "./resources/httpNotificationTemplate";
-export {
-  EmailNotificationTemplate,
-  type EmailNotificationTemplateArgs,
-  type EmailRecipientArgs,
-  type ContentParameterArgs,
-} from "./resources/emailNotificationTemplate";
-export type { ConnectionArgs } from "./resources/connectionArgs";
+// The dynamic resource classes and their Args, generated from the definitions (provider/resources/index.ts).
+export * from "./resources";
 export type { TemplateEvent } from "./definitions/httpNotificationTemplate";
 
 /**

@@ -5,14 +5,14 @@ import { packageSchema } from "../plugin/schema";
 import { DEFINITIONS, FUNCTIONS } from "../provider/definitions";
 import { repoRoot } from "./engineEnv";
 import { resourcesPage } from "../provider/definitions/docsTables";
-import { fieldTableModule } from "../provider/definitions/fieldTable";
+import { classFiles } from "../provider/definitions/classModules";
 
 /** The package's version: the schema's (the generated SDKs ask the engine for the plugin of that version). */
 const version = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
 
 export function generatedFiles(): [string, string][] {
   return [
-    ["provider/resources/fieldTable.ts", fieldTableModule(DEFINITIONS)],
+    ...classFiles(DEFINITIONS, { out: repoRoot, source: repoRoot, registry: "provider/definitions/index.ts" }),
     ["plugin/schema.json", `${JSON.stringify(packageSchema(DEFINITIONS, version), null, 2)}\n`],
     ["docs/resources.md", resourcesPage(DEFINITIONS, FUNCTIONS)],
   ];

@@ -19,6 +19,10 @@
 import { BASE_URL_EXPECTATION, insecureHttpProblem, isBaseUrl, normalizeBaseUrl } from "../../contract/baseUrl";
 import { HashType } from "../../contract/platform";
 import type { ConnectionInput } from "./connectionInput";
+import { ACCOUNT, type ConnectionKey, CREDENTIALS, SETTINGS, type SettingKey } from "./settings";
+
+/** The provider's settings (settings.ts): imported from here by the plugin and the command line. */
+export { SETTINGS };
 
 /** Where a resolved value came from, nearest first. */
 export type ConnectionSource = "connection" | "provider" | "environment";
@@ -39,66 +43,6 @@ export interface ResolvedConnection {
 
 /** What configure() stores: a lookup of stack config by full key (e.g. "svc:baseUrl"). */
 export type ConfigLookup = (key: string) => string | undefined;
-
-/**
- * The provider's settings: the stack config key (also the plugin's provider input of the same name), the
- * environment fallback, and what the package schema says of each. The one list of them.
- */
-export const SETTINGS = {
-  baseUrl: {
-    config: "svc:baseUrl",
-    env: "SVC_BASE_URL",
-    type: "string",
-    description: "The platform's api_v3 root, e.g. https://api.example.com/api_v3 (or the emulator's).",
-  },
-  partnerId: { config: "svc:partnerId", env: "SVC_PARTNER_ID", type: "integer", description: "The account's numeric partner id." },
-  adminSecret: {
-    config: "svc:adminSecret",
-    env: "SVC_ADMIN_SECRET",
-    type: "string",
-    secret: true,
-    description: "The account's admin secret (pipelines should prefer an app token).",
-  },
-  appTokenId: {
-    config: "svc:appTokenId",
-    env: "SVC_APP_TOKEN_ID",
-    type: "string",
-    description: "The id of an app token to authenticate with, instead of the admin secret.",
-  },
-  appToken: { config: "svc:appToken", env: "SVC_APP_TOKEN", type: "string", secret: true, description: "The value of that app token." },
-  appTokenHashType: {
-    config: "svc:appTokenHashType",
-    env: "SVC_APP_TOKEN_HASH_TYPE",
-    type: "string",
-    description: "The hash type of that app token: SHA1, SHA256 or SHA512.",
-  },
-  ks: { config: "svc:ks", env: "SVC_KS", type: "string", secret: true, description: "A ready session string, instead of other credentials." },
-  requestTimeoutMs: {
-    config: "svc:requestTimeoutMs",
-    env: "SVC_REQUEST_TIMEOUT_MS",
-    type: "integer",
-    description: "Timeout of each HTTP attempt, in milliseconds (default 30000).",
-  },
-  maxConcurrency: {
-    config: "svc:maxConcurrency",
-    env: "SVC_MAX_CONCURRENCY",
-    type: "integer",
-    description: "Requests in flight at once to the platform (default 8).",
-  },
-  allowInsecureHttp: {
-    config: "svc:allowInsecureHttp",
-    env: "SVC_ALLOW_INSECURE_HTTP",
-    type: "boolean",
-    description:
-      "Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set.",
-  },
-} as const satisfies Record<string, { config: string; env: string; type: "string" | "integer" | "boolean"; secret?: boolean; description: string }>;
-
-type SettingKey = keyof typeof SETTINGS;
-
-/** Every credential field: they all come from one source. */
-const CREDENTIALS = ["adminSecret", "appTokenId", "appToken", "appTokenHashType", "ks"] as const satisfies readonly SettingKey[];
-const ACCOUNT = ["baseUrl", "partnerId"] as const satisfies readonly SettingKey[];
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Small on purpose: 500 resources must not hit the platform at once; the engine's own parallelism is often larger. */
@@ -122,8 +66,8 @@ function layersOf(explicit: ConnectionInput | undefined, config: ConfigLookup, e
   return [
     {
       source: "connection",
-      // maxConcurrency is per provider process, so a connection never sets it.
-      get: (key) => (key === "maxConcurrency" ? undefined : text(explicit?.[key])),
+      // A per-process setting (maxConcurrency) is never a connection's.
+      get: (key) => ("perProcess" in SETTINGS[key] ? undefined : text(explicit?.[key as ConnectionKey])),
       name: (key) => `\`connection.${key}\``,
       optIn: "`allowInsecureHttp: true` in the same connection",
     },
@@ -201,7 +145,9 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
   }
   const common = { baseUrl, partnerId, requestTimeoutMs, maxConcurrency, allowInsecureHttp, credentialSource: holder.source };
 
-  const [adminSecret, appTokenId, appToken, hashTypeText, ks] = CREDENTIALS.map((key) => holder.get(key));
+  const [adminSecret, appTokenId, appToken, hashTypeText, ks] = (["adminSecret", "appTokenId", "appToken", "appTokenHashType", "ks"] as const).map((key) =>
+    holder.get(key),
+  );
   if (appTokenId || appToken || hashTypeText) {
     if (!appTokenId || !appToken)
       throw new ConnectionError(

@@ -26,6 +26,11 @@ export interface InputField {
    * list, the object of its items. Generated SDKs type the field with it (a typo in an enum fails to compile).
    */
   typeName?: SchemaTypeName;
+  /**
+   * Optional in the schema, since `pulumi import` cannot read it back, but required of a program that creates the
+   * resource: the generated dynamic class requires it, the native class's imported form may leave it out.
+   */
+  requiredOnCreate?: boolean;
   /** Set when the field is on its way out: the schema's deprecationMessage, and a warning when a program sets it. */
   deprecationMessage?: string;
 }

@@ -3,16 +3,23 @@
  * module. Programs construct resources from it without loading zod, the sdk or the runtime (the definitions'
  * modules), which would cost every `pulumi up` of a program (docs/bench.md). Rendered by `npm run generate`.
  */
-import { SETTINGS } from "../core/connection";
+import { SECRET_SETTINGS } from "../core/settings";
+import { requiredInputs } from "./argsTypes";
 import { fieldsOf, type ResourceDefinition } from "./define";
 
+/** A resource's row: what its classes need of its definition at run time, as plain data. Each class passes its own. */
 export interface ResourceFields {
-  kind: string;
-  inputs: readonly string[];
-  outputs: readonly string[];
-  secrets: readonly string[];
+  /** The runtime's name of the provider, which the dynamic resource's stored shim calls. */
+  readonly kind: string;
+  readonly inputs: readonly string[];
+  /** The outputs that are not inputs. */
+  readonly outputs: readonly string[];
+  /** Every secret property (inputs and outputs). */
+  readonly secrets: readonly string[];
   /** The deprecated inputs and what to use instead (the native classes warn when a program sets one). */
-  deprecated: Readonly<Record<string, string>>;
+  readonly deprecated: Readonly<Record<string, string>>;
+  /** The inputs a program must give to create one (the dynamic classes check them; the plugin's check does too). */
+  readonly required: readonly string[];
 }
 
 export function fieldTable(definitions: readonly ResourceDefinition[]): Record<string, ResourceFields> {
@@ -21,7 +28,14 @@ export function fieldTable(definitions: readonly ResourceDefinition[]): Record<s
       const fields = fieldsOf(definition);
       return [
         definition.type,
-        { kind: definition.kind, inputs: fields.inputKeys, outputs: fields.outputKeys, secrets: fields.secrets, deprecated: fields.deprecated },
+        {
+          kind: definition.kind,
+          inputs: fields.inputKeys,
+          outputs: fields.outputKeys,
+          secrets: fields.secrets,
+          deprecated: fields.deprecated,
+          required: requiredInputs(definition.inputs),
+        },
       ];
     }),
   );
@@ -35,6 +49,6 @@ export const FIELD_TABLE = ${table} as const;
 export type ResourceType = keyof typeof FIELD_TABLE;
 
 /** The provider settings that are secrets (an explicit provider wraps them). */
-export const PROVIDER_SECRET_SETTINGS = ${JSON.stringify(Object.keys(SETTINGS).filter((key) => "secret" in SETTINGS[key as keyof typeof SETTINGS]))} as const;
+export const PROVIDER_SECRET_SETTINGS = ${JSON.stringify(SECRET_SETTINGS)} as const;
 `;
 }

@@ -76,6 +76,7 @@ const inputs = {
   signSecret: {
     // Required on create (validate, below); absent only after `pulumi import`, which cannot read it back.
     schema: z.string().min(16, "expected a signing secret of at least 16 characters").optional(),
+    requiredOnCreate: true,
     change: "inPlace",
     secret: true,
     description:

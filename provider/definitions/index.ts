@@ -1,7 +1,8 @@
 /**
- * Every resource and every function of the package, each from its one definition. A new function is added here and
- * nowhere else; a new resource is listed here, and also needs its dynamic class (provider/resources/), its native
- * class (provider/native/index.ts) and its export (provider/index.ts).
+ * Every resource and every function of the package, each from its one definition. A new function is added to
+ * FUNCTIONS and nowhere else. A new resource is its definition file and one entry of RESOURCES; `npm run generate`
+ * then writes its classes (dynamic and native), their exports, its field table row, its part of the plugin's schema
+ * and of docs/resources.md.
  */
 import { appToken } from "./appToken";
 import type { ResourceDefinition } from "./define";
@@ -13,7 +14,14 @@ import { getNotificationTemplate } from "./getNotificationTemplate";
 import { getSystemTemplates } from "./getSystemTemplates";
 import { httpNotificationTemplate } from "./httpNotificationTemplate";
 
-export const DEFINITIONS: readonly ResourceDefinition[] = [appToken, httpNotificationTemplate, emailNotificationTemplate];
+/** The resources by type name (each definition's `type`); the generated classes take their outputs' types from here. */
+export const RESOURCES = {
+  AppToken: appToken,
+  HttpNotificationTemplate: httpNotificationTemplate,
+  EmailNotificationTemplate: emailNotificationTemplate,
+} as const;
+
+export const DEFINITIONS: readonly ResourceDefinition[] = Object.values(RESOURCES);
 
 export const FUNCTIONS: readonly FunctionDefinition[] = [getAppToken, getAppTokens, getNotificationTemplate, getSystemTemplates];
 

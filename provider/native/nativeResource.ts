@@ -4,11 +4,11 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { QuietResource } from "../resources/quietResource";
-import { FIELD_TABLE, type ResourceType } from "../resources/fieldTable";
+import type { ResourceFields } from "../definitions/fieldTable";
 import { resourceProps } from "../resources/resourceProps";
 import { PLUGIN_DOWNLOAD_URL, PLUGIN_VERSION } from "../core/pluginRelease";
 
-export const nativeTypeToken = (type: ResourceType): string => `svc:index:${type}`;
+export const nativeTypeToken = (type: string): string => `svc:index:${type}`;
 
 /**
  * The plugin these resources need, as a generated SDK asks for it: its version and where the engine downloads it
@@ -19,11 +19,10 @@ export function withPluginSource<T extends pulumi.ResourceOptions>(opts: T): T {
 }
 
 export abstract class NativeResource extends QuietResource {
-  protected constructor(type: ResourceType, name: string, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
+  protected constructor(fields: ResourceFields, type: string, name: string, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
     // Secret inputs are secrets in the program too (the plugin marks them secret in what it returns as well).
-    super(nativeTypeToken(type), name, resourceProps(type, args), withPluginSource(opts));
+    super(nativeTypeToken(type), name, resourceProps(fields, args), withPluginSource(opts));
     // The schema's deprecationMessage, as the generated SDKs show it: a warning in preview and up, on this resource.
-    const deprecated: Readonly<Record<string, string>> = FIELD_TABLE[type].deprecated;
-    for (const [key, message] of Object.entries(deprecated)) if (args[key] !== undefined) void pulumi.log.warn(`${key} is deprecated: ${message}`, this);
+    for (const [key, message] of Object.entries(fields.deprecated)) if (args[key] !== undefined) void pulumi.log.warn(`${key} is deprecated: ${message}`, this);
   }
 }

@@ -1,19 +1,40 @@
+// Generated from the resource definitions by `npm run generate`: do not edit.
 /**
- * AppToken: an app token of the platform, as a Pulumi resource (the definition, with every field's meaning, is
- * provider/definitions/appToken.ts). `token` is a Pulumi secret.
+ * AppToken, a dynamic resource of `pulumi-svc`: an app token of the platform: a pipeline's credential that starts sessions without the account's admin secret. Its definition says what each field means.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { AppTokenOutputs, AppTokenProgramInputs } from "../definitions/appToken";
+import type { RESOURCES } from "../definitions";
 import type { ConnectionArgs } from "./connectionArgs";
-import { DefinedResource, type OutputsOf } from "./definedResource";
-import type { PulumiInputs } from "./inputs";
+import { DefinedResource, type DefinitionOutputs } from "./definedResource";
+import { FIELD_TABLE } from "./fieldTable";
 import { dynamicTypeToken, isResourceOfType } from "./typeToken";
 
-/** The inputs of an AppToken, derived from its definition's schema. */
-export type AppTokenArgs = PulumiInputs<Omit<AppTokenProgramInputs, "connection">> & { connection?: pulumi.Input<ConnectionArgs> };
+/** The inputs of an AppToken, from its definition's input schemas. */
+export type AppTokenArgs = {
+  /** The hash the token's sessions are signed with. Default SHA256 here (the platform's own default is SHA1). Changing it replaces the token. */
+  hashType?: pulumi.Input<"SHA1" | "SHA256" | "SHA512" | "MD5" | undefined>;
+  /** The type of the sessions the token starts: USER (recommended) or ADMIN. Changing it replaces the token. */
+  sessionType?: pulumi.Input<"USER" | "ADMIN" | undefined>;
+  /** Lifetime of the sessions the token starts, in seconds; 0 is the account default. */
+  sessionDuration?: pulumi.Input<number | undefined>;
+  /** Privileges of the sessions the token starts, comma-separated. */
+  sessionPrivileges?: pulumi.Input<string | undefined>;
+  /** The user id of the sessions the token starts. */
+  sessionUserId?: pulumi.Input<string | undefined>;
+  /** What the token is for. */
+  description?: pulumi.Input<string | undefined>;
+  /** Unix time the token expires; 0 is never. The platform cannot change it: a change replaces the token. */
+  expiry?: pulumi.Input<number | undefined>;
+  /** Arbitrary values whose change forces a new token (rotation), as pulumi-random's keepers. */
+  keepers?: pulumi.Input<Record<string, pulumi.Input<string>> | undefined>;
+  /** Adopt an existing token by id instead of creating one (verified and read, never duplicated). */
+  adoptId?: pulumi.Input<string | undefined>;
+  /** How to reach another account than the provider's (a secret); usually left out. */
+  connection?: pulumi.Input<ConnectionArgs>;
+};
 
 /** The outputs, typed from the definition's state (declaration merging: the class's instances carry them). */
-export interface AppToken extends OutputsOf<Omit<AppTokenOutputs, "connection">> {}
+export interface AppToken extends DefinitionOutputs<(typeof RESOURCES)["AppToken"]> {}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only declares the outputs the engine sets
 export class AppToken extends DefinedResource {
@@ -21,8 +42,8 @@ export class AppToken extends DefinedResource {
   static readonly __pulumiType = dynamicTypeToken("AppToken");
 
   /**
-   * An existing token, read into the program by id without managing it: Pulumi never updates or deletes it.
-   * (To take over an existing token instead, use `adoptId`, or `pulumi import` with the plugin.)
+   * An existing AppToken, read into the program by id without managing it: Pulumi never updates or deletes it.
+   * (To take one over instead, use `adoptId`, or `pulumi import` with the plugin.)
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, connection?: pulumi.Input<ConnectionArgs>, opts: pulumi.CustomResourceOptions = {}): AppToken {
     return new AppToken(name, { connection }, { ...opts, id });
@@ -33,6 +54,6 @@ export class AppToken extends DefinedResource {
   }
 
   constructor(name: string, args: AppTokenArgs = {}, opts: pulumi.CustomResourceOptions = {}) {
-    super("AppToken", name, args, opts);
+    super(FIELD_TABLE.AppToken, "AppToken", name, args, opts);
   }
 }

@@ -1,18 +1,29 @@
 /**
  * The base of the dynamic resource classes: a resource's properties, secret inputs and secret outputs come from its
- * entry in the field table (derived from its definition), so a class is only its name, its typed Args and outputs.
+ * row of the field table (derived from its definition), and so do the required inputs it checks, so a generated
+ * class is only its name, its typed Args and outputs, `get` and `isInstance`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { FIELD_TABLE, type ResourceType } from "./fieldTable";
-import { resourceProps, secretProps } from "./resourceProps";
-import { ShimResource, type ShimKind } from "./shim";
+import type { ResourceDefinition } from "../definitions/define";
+import type { ResourceFields } from "../definitions/fieldTable";
+import { checkRequiredInputs } from "./requiredInputs";
+import { resourceProps } from "./resourceProps";
+import { ShimResource } from "./shim";
 
 /** The typed outputs of a resource, from its definition's state type (a type import: nothing is loaded). */
 export type OutputsOf<State> = { readonly [K in keyof State]-?: pulumi.Output<State[K]> };
 
+/** The state a definition's create and read return (its second type argument). */
+// biome-ignore lint/suspicious/noExplicitAny: the inputs' type does not matter here
+export type StateOf<Definition> = Definition extends ResourceDefinition<any, infer State> ? State : never;
+
+/** A resource's outputs as its class declares them: its definition's state, less the connection (credentials). */
+export type DefinitionOutputs<Definition> = OutputsOf<Omit<StateOf<Definition>, "connection">>;
+
 export abstract class DefinedResource extends ShimResource {
-  protected constructor(type: ResourceType, name: string, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
-    const options = pulumi.mergeOptions(opts, { additionalSecretOutputs: secretProps(type) });
-    super(FIELD_TABLE[type].kind as ShimKind, type, name, resourceProps(type, args), options);
+  protected constructor(fields: ResourceFields, type: string, name: string, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
+    checkRequiredInputs(fields, type, name, args, opts);
+    const options = pulumi.mergeOptions(opts, { additionalSecretOutputs: [...fields.secrets] });
+    super(fields.kind, type, name, resourceProps(fields, args), options);
   }
 }

@@ -26,7 +26,8 @@ export const FIELD_TABLE = {
       "connection",
       "token"
     ],
-    "deprecated": {}
+    "deprecated": {},
+    "required": []
   },
   "HttpNotificationTemplate": {
     "kind": "httpNotificationTemplate",
@@ -61,7 +62,12 @@ export const FIELD_TABLE = {
     ],
     "deprecated": {
       "systemTemplateId": "A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them)."
-    }
+    },
+    "required": [
+      "name",
+      "url",
+      "signSecret"
+    ]
   },
   "EmailNotificationTemplate": {
     "kind": "emailNotificationTemplate",
@@ -102,7 +108,14 @@ export const FIELD_TABLE = {
     ],
     "deprecated": {
       "systemTemplateId": "A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them)."
-    }
+    },
+    "required": [
+      "name",
+      "subject",
+      "body",
+      "fromEmail",
+      "to"
+    ]
   }
 } as const;
 

@@ -1,6 +1,7 @@
 /**
- * Resource Args derived from the input schemas (each definition's in provider/definitions/), so the program's types and check's rules cannot
- * drift apart: every field becomes a pulumi.Input (record values too), keeping the schema's optionality and docs.
+ * An object type of a schema as a program passes it (`ConnectionArgs`, from the connection's schema): every field a
+ * pulumi.Input (record values too), keeping the schema's optionality and docs. The resources' Args are generated
+ * from their schemas instead (provider/definitions/argsTypes.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 

@@ -4,21 +4,15 @@
  * input only, is left out when not given: each property costs the SDK four promises.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { FIELD_TABLE, type ResourceType } from "./fieldTable";
+import type { ResourceFields } from "../definitions/fieldTable";
 
-export function resourceProps(type: ResourceType, args: Record<string, unknown>): Record<string, unknown> {
-  const fields = FIELD_TABLE[type];
+export function resourceProps(fields: ResourceFields, args: Record<string, unknown>): Record<string, unknown> {
   const props: Record<string, unknown> = {};
   for (const key of fields.inputs) {
     const value = args[key];
     if (value === undefined && key === "connection") continue;
-    props[key] = value !== undefined && (fields.secrets as readonly string[]).includes(key) ? pulumi.secret(value) : value;
+    props[key] = value !== undefined && fields.secrets.includes(key) ? pulumi.secret(value) : value;
   }
   for (const key of fields.outputs) props[key] = undefined;
   return props;
-}
-
-/** The secret properties of a resource (inputs and outputs), for additionalSecretOutputs. */
-export function secretProps(type: ResourceType): string[] {
-  return [...FIELD_TABLE[type].secrets];
 }

@@ -6,8 +6,11 @@
  *  - `from N`: go to definition works. Checked: a file of hop N refers to the entry's implementation (the symbol
  *    under an identifier there resolves, through imports, re-exports and types, to a function, method or class with
  *    a body in this hop's files);
- *  - `blind`: it does not. Checked too: no file of the hop before it refers to that implementation (a call through
- *    an interface lands on the interface, a lookup by name or a stored text on nothing);
+ *  - `implements N`: go to definition lands on an interface's member, and go to implementation lists this hop's
+ *    entry. Checked: a file of hop N refers to a member of an interface (or object type), and the entry is a method
+ *    of an object literal whose contextual type has that very member (`defineResource({ create() {...} })`);
+ *  - `blind`: neither works. Checked too: no file of the hop before it refers to that implementation or to a
+ *    member it implements (a lookup by name or a stored text lands on nothing);
  *  - `start`, `package`, `engine`, `HTTP`, `return`: where the path begins, crosses the package's exports map, the
  *    engine or the wire, or comes back; only the files and functions are checked.
  */
@@ -109,7 +112,12 @@ export function hopProblems(hops: Hop[], repo: string): string[] {
   for (const hop of hops) {
     const at = `${hop.table} hop ${hop.number}`;
     const from = /^from (\d+\w?)$/.exec(hop.reached)?.[1];
+    const implementsHop = /^implements (\d+\w?)$/.exec(hop.reached)?.[1];
     const entry = hop.functions[0];
+    if (implementsHop) {
+      problems.push(...implementationProblems(hop, hops, implementsHop, source, checker));
+      continue;
+    }
     if (!from && hop.reached !== "blind") continue;
     if (!entry) {
       problems.push(`${at}: says "${hop.reached}" but names no function`);
@@ -123,8 +131,49 @@ export function hopProblems(hops: Hop[], repo: string): string[] {
     if (!caller) problems.push(`${at}: ${from ? `no hop ${from}` : "a blind hop needs the hop before it in its table"}`);
     else if (from && !refers(caller)) problems.push(`${at}: nothing in hop ${from}'s files (${caller.files.join(", ")}) leads to ${entry}`);
     else if (!from && refers(caller)) problems.push(`${at}: marked blind, but hop ${caller.number} (${caller.files.join(", ")}) leads to ${entry}`);
+    else if (!from && caller.files.some((f) => refersTo(source(f), implementedMembers(targets, checker), checker)))
+      problems.push(`${at}: marked blind, but hop ${caller.number} calls a member that ${entry} implements (say "implements ${caller.number}")`);
   }
   return problems;
+}
+
+/** The problems of an `implements N` hop: hop N must call a member of a type that the hop's entry implements. */
+function implementationProblems(
+  hop: Hop,
+  hops: Hop[],
+  callerNumber: string,
+  source: (file: string) => ts.SourceFile | undefined,
+  checker: ts.TypeChecker,
+): string[] {
+  const at = `${hop.table} hop ${hop.number}`;
+  const entry = hop.functions[0];
+  const caller = hops.find((h) => h.number === callerNumber);
+  if (!entry) return [`${at}: says "${hop.reached}" but names no function`];
+  if (!caller) return [`${at}: no hop ${callerNumber}`];
+  const members = implementedMembers(new Set(implementationsOf(entry, hop.files.map(source))), checker);
+  if (members.size === 0) return [`${at}: ${entry} implements no member of an interface or object type`];
+  if (!caller.files.some((f) => refersTo(source(f), members, checker)))
+    return [`${at}: nothing in hop ${callerNumber}'s files (${caller.files.join(", ")}) calls a member that ${entry} implements`];
+  return [];
+}
+
+/**
+ * The interface or object-type members that these nodes implement: for a method (or function-valued property) of
+ * an object literal, the declarations of the same-named property of the literal's contextual type, when they are
+ * declared elsewhere (a member of an interface, not the literal itself).
+ */
+function implementedMembers(nodes: Set<ts.Node>, checker: ts.TypeChecker): Set<ts.Node> {
+  const members = new Set<ts.Node>();
+  for (const node of nodes) {
+    if (!(ts.isMethodDeclaration(node) || ts.isPropertyAssignment(node)) || !ts.isObjectLiteralExpression(node.parent)) continue;
+    const name = nameOf(node);
+    const contextual = checker.getContextualType(node.parent);
+    const property = name === undefined ? undefined : contextual?.getProperty(name);
+    for (const declaration of property?.declarations ?? []) {
+      if (declaration !== node && (ts.isMethodSignature(declaration) || ts.isPropertySignature(declaration))) members.add(declaration);
+    }
+  }
+  return members;
 }
 
 /**

@@ -6,10 +6,11 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AppToken } from "../../provider/resources/appToken";
 import { shimText } from "../../provider/resources/shim";
+import { recordRegistrations, registeredOnce } from "./mockedRuntime";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const requireFromString = require("require-from-string") as (code: string) => { handler(): Record<string, (...args: unknown[]) => Promise<unknown>> };
@@ -51,25 +52,14 @@ describe("the stored provider text, run as the dynamic provider host runs it", (
 });
 
 describe("registering an AppToken", () => {
-  const registered: pulumi.runtime.MockResourceArgs[] = [];
+  let registered: pulumi.runtime.MockResourceArgs[] = [];
   beforeAll(async () => {
-    await pulumi.runtime.setMocks(
-      {
-        newResource: (args) => {
-          registered.push(args);
-          return { id: `${args.name}-id`, state: args.inputs };
-        },
-        call: () => ({}),
-      },
-      "project",
-      "stack",
-      true,
-    );
+    registered = await recordRegistrations();
   });
 
   it("sends the kind's text as __provider, under the dynamic type token, without an absent connection", async () => {
     const token = new AppToken("t", { description: "d" });
-    await new Promise<void>((resolve) => token.urn.apply(() => resolve()));
+    await registeredOnce(token);
     const args = registered.find((r) => r.name === "t")!;
     expect(args.type).toBe("pulumi-nodejs:dynamic/svc:AppToken");
     expect(args.inputs.__provider).toBe(shimText("appToken"));
