@@ -7,7 +7,7 @@
 import * as grpc from "@grpc/grpc-js";
 import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engproto from "@pulumi/pulumi/proto/engine_pb";
-import { type DiagnosticsSink, runOperation, type Severity } from "../provider/core/operationLog";
+import type { DiagnosticsSink, OperationLog, Severity } from "../provider/core/operationLog";
 
 const SEVERITY: Record<Severity, engproto.LogSeverity> = {
   debug: engproto.LogSeverity.DEBUG,
@@ -57,14 +57,20 @@ type Callback = (error: unknown, value?: unknown, metadata?: grpc.Metadata) => v
 type Handler<R> = (call: { request: R }, callback: Callback) => void;
 
 /**
- * A gRPC handler of a resource operation run as one diagnostics scope: what it reports is attached to the request's
+ * A gRPC handler of a resource operation run as one diagnostics scope of `log` (the server's provider session's):
+ * what it reports is attached to the request's
  * URN, and the answer goes back once the engine has its lines (so they are shown with the step, not after it).
  * Without a sink (no engine address), the handler as it is.
  */
-export function withDiagnostics<R extends { getUrn(): string }>(sink: DiagnosticsSink | undefined, name: string, handler: Handler<R>): Handler<R> {
+export function withDiagnostics<R extends { getUrn(): string }>(
+  log: OperationLog,
+  sink: DiagnosticsSink | undefined,
+  name: string,
+  handler: Handler<R>,
+): Handler<R> {
   if (!sink) return handler;
   return (call, callback) =>
-    runOperation(sink, call.request.getUrn(), name, (finish) =>
+    log.run(sink, call.request.getUrn(), name, (finish) =>
       handler(call, (error, value, metadata) => {
         void finish().then(() => callback(error, value, metadata));
       }),

@@ -6,7 +6,7 @@
  */
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { operationContext } from "../provider/core/operationContext";
+import type { ProviderSession } from "../provider/core/providerSession";
 import { FUNCTIONS } from "../provider/definitions";
 import { checkArguments, type FunctionDefinition, secretResults } from "../provider/definitions/defineFunction";
 import { keyPaths, type Props, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
@@ -15,7 +15,11 @@ import { typeToken } from "./schema";
 export class FunctionInvoker {
   private readonly functions: Map<string, FunctionDefinition>;
 
-  constructor(functions: readonly FunctionDefinition[] = FUNCTIONS) {
+  /** `session`: the plugin server's, whose clients and Cancel the lookups use. */
+  constructor(
+    private readonly session: ProviderSession,
+    functions: readonly FunctionDefinition[] = FUNCTIONS,
+  ) {
     this.functions = new Map(functions.map((definition) => [typeToken(definition.name), definition]));
   }
 
@@ -30,7 +34,7 @@ export class FunctionInvoker {
     if (!definition) throw new Error(this.unknown(token));
     const raw = (request.getArgs()?.toJavaScript() ?? {}) as Props;
     const args = checkArguments(definition, unwrapSecrets(raw) as Props);
-    const result = (await definition.invoke(operationContext(undefined), args)) as Props;
+    const result = (await definition.invoke(this.session.contextFor(undefined), args)) as Props;
     // A secret argument, at any depth, makes the whole result secret: which field it went into is not known.
     const secrets = secretPaths(raw).length > 0 ? Object.keys(result) : secretResults(definition);
     const plainResult = JSON.parse(JSON.stringify(result)) as Props;

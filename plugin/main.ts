@@ -5,6 +5,7 @@
 import * as nodeModule from "node:module";
 import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { ProviderSession } from "../provider/core/providerSession";
 import { exitAfterSettlingOnSigint } from "../provider/core/termination";
 import { DEFINITIONS } from "../provider/definitions";
 import { EngineLog, engineAddressOf } from "./engineLog";
@@ -12,16 +13,18 @@ import { SvcProviderServer } from "./server";
 import { PLUGIN_VERSION } from "../provider/core/pluginRelease";
 
 async function main(): Promise<void> {
-  // The engine's SIGINT means it no longer takes answers: creates in flight delete what they made before the exit.
-  exitAfterSettlingOnSigint();
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
+  const grpcServer = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
   // Diagnostics go to the engine that started us (its address is our argument), attached to each resource's URN;
   // SVC_ENGINE_LOG=off sends none (the bench's baseline; the events file does not depend on it).
   const engineAddress = engineAddressOf(process.argv.slice(2));
   const diagnostics = engineAddress && process.env.SVC_ENGINE_LOG !== "off" ? new EngineLog(engineAddress) : undefined;
-  server.addService(provrpc.ResourceProviderService, new SvcProviderServer(DEFINITIONS, PLUGIN_VERSION, diagnostics).service());
+  // The process's one provider session: what every request of the engine shares (clients, Cancel, diagnostics scope).
+  const session = new ProviderSession();
+  // The engine's SIGINT means it no longer takes answers: creates in flight delete what they made before the exit.
+  exitAfterSettlingOnSigint(session.termination);
+  grpcServer.addService(provrpc.ResourceProviderService, new SvcProviderServer(DEFINITIONS, PLUGIN_VERSION, diagnostics, session).service());
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+    grpcServer.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   );
   // The engine reads the port from the first line of stdout.
   process.stdout.write(`${port}\n`);

@@ -14,10 +14,9 @@ import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import * as anyproto from "google-protobuf/google/protobuf/any_pb";
-import { accountOf, cancelOperations, configure } from "../provider/core/clients";
 import type { CheckFailure } from "../provider/core/check";
 import { SETTINGS } from "../provider/core/connection";
-import { stripUserinfo } from "../contract/urlUserinfo";
+import type { ConnectionInput } from "../provider/core/connectionInput";
 import { PartialCreateError } from "../provider/core/errors";
 import { isUnknown, UNKNOWN } from "../provider/core/unknowns";
 import { fieldsOf, type ResourceDefinition } from "../provider/definitions/define";
@@ -25,6 +24,7 @@ import { handlersFor, type ResourceHandlers } from "../provider/definitions/hand
 import { FunctionInvoker } from "./invoke";
 import { keyPaths, type PropertyPath, type Props, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
 import type { DiagnosticsSink } from "../provider/core/operationLog";
+import { ProviderSession } from "../provider/core/providerSession";
 import { withDiagnostics } from "./engineLog";
 import { packageSchema, typeToken } from "./schema";
 import { lookupOf, secretSettings, settingsFailures } from "./settings";
@@ -47,20 +47,23 @@ const ACCOUNT_KEYS = ["baseUrl", "partnerId"] as const;
 export class SvcProviderServer {
   private readonly resources = new Map<string, Resource>();
   private readonly schemaText: string;
-  private readonly invoker = new FunctionInvoker();
+  private readonly invoker: FunctionInvoker;
 
   constructor(
     definitions: readonly ResourceDefinition[],
     private readonly version: string,
     /** Where operations report retries, recoveries and slow calls (the engine's log service); none in unit tests. */
     private readonly diagnostics?: DiagnosticsSink,
+    /** What this server's operations share (clients, Cancel, ledger, diagnostics scope): one per server. */
+    readonly session: ProviderSession = new ProviderSession(),
   ) {
+    this.invoker = new FunctionInvoker(session);
     for (const definition of definitions) {
       const fields = fieldsOf(definition);
       // Deletes of a replaced provider's resources go through the old provider process, which keeps the old account.
       this.resources.set(typeToken(definition.type), {
         definition,
-        handlers: handlersFor(definition, "replace"),
+        handlers: handlersFor(definition, session, "replace"),
         secrets: fields.secrets,
         secretInputs: fields.secretInputs,
         outputOnly: fields.outputKeys.filter((key) => !fields.inputKeys.includes(key)),
@@ -82,14 +85,14 @@ export class SvcProviderServer {
       configure: this.configure.bind(this),
       invoke: this.invoke.bind(this),
       call: unimplemented("Call"),
-      check: withDiagnostics(this.diagnostics, "check", this.check.bind(this)),
-      diff: withDiagnostics(this.diagnostics, "diff", this.diff.bind(this)),
-      create: withDiagnostics(this.diagnostics, "create", this.create.bind(this)),
-      read: withDiagnostics(this.diagnostics, "read", this.read.bind(this)),
+      check: withDiagnostics(this.session.diagnostics, this.diagnostics, "check", this.check.bind(this)),
+      diff: withDiagnostics(this.session.diagnostics, this.diagnostics, "diff", this.diff.bind(this)),
+      create: withDiagnostics(this.session.diagnostics, this.diagnostics, "create", this.create.bind(this)),
+      read: withDiagnostics(this.session.diagnostics, this.diagnostics, "read", this.read.bind(this)),
       list: (call: { emit(event: string, error: unknown): void }) =>
         call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented" }),
-      update: withDiagnostics(this.diagnostics, "update", this.update.bind(this)),
-      delete: withDiagnostics(this.diagnostics, "delete", this.delete.bind(this)),
+      update: withDiagnostics(this.session.diagnostics, this.diagnostics, "update", this.update.bind(this)),
+      delete: withDiagnostics(this.session.diagnostics, this.diagnostics, "delete", this.delete.bind(this)),
       construct: unimplemented("Construct"),
       cancel: this.cancel.bind(this),
       getPluginInfo: this.getPluginInfo.bind(this),
@@ -146,7 +149,7 @@ export class SvcProviderServer {
       // The same checks as CheckConfig: a peer that skips it gets the reason here, before any resource runs.
       const failures = settingsFailures(args);
       if (failures.length > 0) throw new Error(`invalid provider configuration: ${failures.map((f) => f.reason).join("; ")}`);
-      configure({ get: (key) => lookupOf(args)(key) });
+      this.session.configure({ get: (key) => lookupOf(args)(key) });
       return new provproto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false).setAcceptresources(false).setAcceptoutputs(false);
     });
   }
@@ -215,7 +218,8 @@ export class SvcProviderServer {
       const props = unwrapSecrets(raw) as Props;
       const result = await resource.handlers.read(id, props);
       // Read by id alone (`pulumi import`, or .get): say which account was searched, not the engine's bare "does not exist".
-      if (!result.id && Object.keys(props).length === 0) throw notFound(resource.definition, id, props);
+      if (!result.id && Object.keys(props).length === 0)
+        throw notFound(resource.definition, id, this.session.accountNameOf(props.connection as ConnectionInput | undefined));
       const response = new provproto.ReadResponse().setId(result.id);
       if (!result.id || !result.props) return response;
       // A secret of the state or of the inputs stays one in both: read maps outputs back onto inputs.
@@ -258,7 +262,7 @@ export class SvcProviderServer {
    * and reports it as a partial create (provider/core/recovery.ts), so the engine records the object.
    */
   cancel(_call: unknown, callback: Callback<emptyproto.Empty>): void {
-    cancelOperations();
+    this.session.cancel();
     callback(null, new emptyproto.Empty());
   }
 
@@ -271,10 +275,8 @@ export class SvcProviderServer {
   }
 }
 
-function notFound(definition: ResourceDefinition, id: string, props: Props): Error {
-  const account = accountOf(props.connection as Parameters<typeof accountOf>[0]);
-  // The account by its host: a baseUrl may carry user:password@, which never goes into a message.
-  const where = account ? `partner ${account.partnerId} at ${stripUserinfo(account.baseUrl)}` : "the configured account";
+/** `where`: the account by its host (a baseUrl may carry user:password@, which never goes into a message). */
+function notFound(definition: ResourceDefinition, id: string, where: string): Error {
   return new Error(
     `${definition.type} ${JSON.stringify(id)} was not found in ${where} (or it is deleted); check the id (${definition.idDescription}) and the stack's svc:baseUrl and svc:partnerId; nothing was read`,
   );

@@ -16,8 +16,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { Command, Option } from "commander";
-import { accountOf, configure } from "../core/clients";
-import { operationContext } from "../core/operationContext";
+import { ProviderSession } from "../core/providerSession";
 import { stripUserinfo } from "../../contract/urlUserinfo";
 import { resolveConnection, SETTINGS } from "../core/connection";
 import { displayed } from "./asciiLiteral";
@@ -108,14 +107,18 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
   const fromFile = await configLookup(options.config);
   const lookup = (key: string) => (overridden.has(key) ? undefined : fromFile(key));
   resolveConnection(undefined, lookup, env); // fails early, naming what is missing (never a value)
-  configure({ get: lookup }, env);
-  const account = accountOf(undefined)!;
+  // This run's provider session: its client of the account, closed once the listing is done.
+  const session = new ProviderSession();
+  session.configure({ get: lookup }, env);
+  const account = session.connections.accountOf(undefined)!;
 
   const managed: Managed = options.state
     ? managedBy(parseJsonInput(await readInput(options.state), inputName("--state", options.state)))
     : { ids: [], names: new Map() };
   const started = performance.now();
-  const listing = await listCandidates(operationContext(undefined), account.partnerId, managed, { includeDisabled: options.includeDisabled === true });
+  const listing = await listCandidates(session.contextFor(undefined), account.partnerId, managed, {
+    includeDisabled: options.includeDisabled === true,
+  }).finally(() => session.close());
   const listedMs = Math.round(performance.now() - started);
   const tokens = listing.candidates.filter((c) => c.definition.type === "AppToken").length;
   const webhooks = listing.candidates.filter((c) => c.definition.type === "HttpNotificationTemplate").length;

@@ -13,7 +13,7 @@ import { checkIdentity, checkInputs, matches, VARIABLE_NAME } from "./takeoverGr
 import { type Candidate, importTypeToken } from "./takeoverListing";
 
 /** Inputs a takeover never writes: how to reach the account (stack config does), adoption by id, rotation keepers. */
-const NOT_WRITTEN = new Set(["connection", "adoptId", "keepers"]);
+const NOT_WRITTEN: ReadonlySet<string> = new Set(["connection", "adoptId", "keepers"]);
 
 export interface ImportFile {
   resources: { type: string; name: string; id: string }[];
@@ -102,7 +102,7 @@ function count(candidates: readonly Candidate[], type: string): number {
   return candidates.filter((c) => c.definition.type === type).length;
 }
 
-const RESERVED = new Set(
+const RESERVED: ReadonlySet<string> = new Set(
   "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with let static yield await implements interface package private protected public arguments eval undefined".split(
     " ",
   ),

@@ -9,7 +9,7 @@ import { quotedCodePoints } from "./asciiLiteral";
 import { type Declaration, headerLines, type ProgramHeader } from "./takeoverDeclarations";
 import { inputProperty, type PropertySpec, renderValue, type SchemaView, typeName, type ValueSyntax } from "./takeoverSchema";
 
-const GO_KEYWORDS = new Set(
+const GO_KEYWORDS: ReadonlySet<string> = new Set(
   "break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var".split(
     " ",
   ),

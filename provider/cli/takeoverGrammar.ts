@@ -49,7 +49,7 @@ const TEXT: Grammar = {
 /** One line of such text: every field but the ones in MULTILINE_KEYS (a name, a URL, privileges, a subject, an address). */
 const LINE: Grammar = { pattern: /^[^\p{Cc}\p{Cs}\p{Zl}\p{Zp}]*$/u, max: 100_000, expected: "one line of text (no control characters or line breaks)" };
 /** Fields whose text may span lines: a description, an email body, a content parameter's value. */
-const MULTILINE_KEYS = new Set(["description", "body", "value"]);
+const MULTILINE_KEYS: ReadonlySet<string> = new Set(["description", "body", "value"]);
 
 export const matches = (grammar: Grammar, text: string): boolean => text.length <= grammar.max && grammar.pattern.test(text);
 

@@ -8,7 +8,7 @@ import { quotedCodePoints } from "./asciiLiteral";
 import { type Declaration, headerLines, type ProgramHeader } from "./takeoverDeclarations";
 import { inputProperty, renderValue, type SchemaView, type ValueSyntax } from "./takeoverSchema";
 
-const PYTHON_KEYWORDS = new Set(
+const PYTHON_KEYWORDS: ReadonlySet<string> = new Set(
   "False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield".split(
     " ",
   ),

@@ -53,10 +53,9 @@ function schemaFile(): string {
   throw new Error(`plugin/schema.json of pulumi-svc was not found above ${__dirname}: the package is incomplete`);
 }
 
-let cached: SchemaView | undefined;
+/** Read at each call: a program is written once per takeover run, and 64 kB parse in about a millisecond. */
 export function schemaView(): SchemaView {
-  cached ??= JSON.parse(readFileSync(schemaFile(), "utf8")) as SchemaView;
-  return cached;
+  return JSON.parse(readFileSync(schemaFile(), "utf8")) as SchemaView;
 }
 
 /** The short name of a type token: `EmailRecipient` for `#/types/svc:index:EmailRecipient`. */

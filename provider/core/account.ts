@@ -3,7 +3,7 @@
  * send the old id to the new account (an update of a stranger's object, or a not-found read as "gone").
  */
 import type { ConnectionInput } from "./connectionInput";
-import { accountOf } from "./clients";
+import type { ClientCache } from "./clients";
 import { ProviderError } from "./errors";
 import { isUnknown } from "./unknowns";
 
@@ -19,14 +19,19 @@ export type StackAccountMove = "refuse" | "replace";
  * state against the one the new inputs resolve to), or the base URL of an explicit connection. A rotation of
  * credentials alone is no change. Unknown connections (preview) are no change.
  */
-export function accountChange(olds: Record<string, unknown>, news: Record<string, unknown>, onStackMove: StackAccountMove = "refuse"): boolean {
+export function accountChange(
+  connections: Pick<ClientCache, "accountOf">,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  onStackMove: StackAccountMove = "refuse",
+): boolean {
   if (isUnknown(news.connection) || isUnknown(olds.connection)) return false;
   const before = olds.connection as ConnectionInput | undefined;
   const after = news.connection as ConnectionInput | undefined;
-  const target = accountOf(after);
+  const target = connections.accountOf(after);
   if (!target) return false; // check has reported why the connection does not resolve
   // The old connection resolved under today's config: where the replacement's delete would go.
-  const reachable = accountOf(before);
+  const reachable = connections.accountOf(before);
   const oldPartner = typeof olds.partnerId === "number" ? olds.partnerId : before ? reachable?.partnerId : undefined;
   const oldUrl = before ? reachable?.baseUrl : undefined;
   const partnerMoved = oldPartner !== undefined && oldPartner !== target.partnerId;

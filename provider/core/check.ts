@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import { describeIssues } from "../../contract/issues";
 import type { ConnectionInput } from "./connectionInput";
-import { connectionProblem } from "./clients";
+import type { ClientCache } from "./clients";
 import { isUnknown } from "./unknowns";
 
 export interface CheckFailure {
@@ -52,9 +52,9 @@ export function checkFields(shape: Record<string, z.ZodType>, news: Record<strin
  * Adds a failure when the connection the resource would use cannot be resolved (missing stack config, say), so
  * `pulumi preview` reports it instead of the first create failing halfway through an `up`.
  */
-export function checkConnection(result: CheckResult): void {
+export function checkConnection(result: CheckResult, connections: Pick<ClientCache, "connectionProblem">): void {
   const connection = result.inputs.connection;
   if (isUnknown(connection) || result.failures.some((f) => f.reason.startsWith("connection"))) return;
-  const message = connectionProblem(connection as ConnectionInput | undefined);
+  const message = connections.connectionProblem(connection as ConnectionInput | undefined);
   if (message) result.failures.push({ property: "", reason: `connection: ${message}` });
 }

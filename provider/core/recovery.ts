@@ -8,9 +8,9 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { mayHaveActed } from "../../sdk/transport";
-import { graceSignal } from "./clients";
 import { PartialCreateError, ProviderError } from "./errors";
 import type { OperationContext } from "./operationContext";
+import { graceSignal } from "./operationLifetime";
 import { recordEvent } from "./telemetry";
 
 /** Create rounds at most (each round's call has its own retries for failures where the platform did not act). */
@@ -21,20 +21,6 @@ export const MAX_CREATE_ROUNDS = 10;
  */
 export const CLOCK_SLACK_SECONDS = 2;
 export const UNKNOWN_CLOCK_SLACK_SECONDS = 60;
-
-/** Ids the engine has told this process about (diff, read, update, delete) or that it created or adopted. */
-const managed = new Set<string>();
-
-export function noteManaged(id: string | undefined): void {
-  if (id) managed.add(id);
-}
-
-export function isManaged(id: string): boolean {
-  return managed.has(id);
-}
-
-/** Create calls in flight in this process, by the fingerprint of their fields. */
-const inFlight = new Map<string, Set<Promise<unknown>>>();
 
 export interface RecoverableCreate<T> {
   /** What is created, for messages and events ("app token", "template"). */
@@ -58,12 +44,15 @@ export interface RecoverableCreate<T> {
   discard?(object: T, signal: AbortSignal): Promise<void>;
 }
 
-/** Creates by `plan` within the operation `ctx` (its signal: Cancel or the deadline; its clock: the platform's). */
 /** A plan with what the operation brings. */
-type Plan<T> = RecoverableCreate<T> & Pick<OperationContext, "signal" | "serverNowMs">;
+type Plan<T> = RecoverableCreate<T> & Pick<OperationContext, "signal" | "serverNowMs" | "ledger" | "log">;
 
+/**
+ * Creates by `plan` within the operation `ctx` (its signal: Cancel or the deadline; its clock: the platform's; its
+ * ledger: the managed ids and creates in flight of the provider session).
+ */
 export async function createWithRecovery<T>(ctx: OperationContext, recoverable: RecoverableCreate<T>): Promise<T> {
-  const plan: Plan<T> = { ...recoverable, signal: ctx.signal, serverNowMs: ctx.serverNowMs };
+  const plan: Plan<T> = { ...recoverable, signal: ctx.signal, serverNowMs: ctx.serverNowMs, ledger: ctx.ledger, log: ctx.log };
   const startedAt = Date.now();
   // The platform's time when the first attempt started: read after a failure, when the clock is surely known.
   const sinceServerSec = (): number => {
@@ -90,10 +79,10 @@ async function createInRounds<T>(plan: Plan<T>, sinceServerSec: () => number, pr
     if (plan.signal.aborted) throw plan.signal.reason;
     progress.sent = true;
     const attempt = plan.create();
-    track(plan.fingerprint, attempt);
+    plan.ledger.track(plan.fingerprint, attempt);
     try {
       const made = await attempt;
-      noteManaged(plan.idOf(made));
+      plan.ledger.noteManaged(plan.idOf(made));
       return made;
     } catch (error) {
       if (!mayHaveActed(error) || round >= MAX_CREATE_ROUNDS) throw error;
@@ -103,21 +92,21 @@ async function createInRounds<T>(plan: Plan<T>, sinceServerSec: () => number, pr
     since ??= sinceServerSec();
     // Another resource of this process creating an object with the same fields must finish first: its object would
     // otherwise look like ours. Once its id is known it is managed, hence excluded.
-    await Promise.allSettled([...(inFlight.get(plan.fingerprint) ?? [])]);
+    await plan.ledger.settled(plan.fingerprint);
     // Filtered and claimed without an await in between: two recoveries never adopt the same object.
-    const found = (await plan.find(since, plan.signal)).filter((object) => !isManaged(plan.idOf(object)));
+    const found = (await plan.find(since, plan.signal)).filter((object) => !plan.ledger.isManaged(plan.idOf(object)));
     if (found.length > 1) throw severalFound(plan, found, cause);
     const [only] = found;
     if (only !== undefined && (plan.usable?.(only) ?? true)) {
-      noteManaged(plan.idOf(only));
-      recordEvent({ type: "recovery", resource: plan.what, outcome: "adopted", round, id: plan.idOf(only), cause });
+      plan.ledger.noteManaged(plan.idOf(only));
+      recordEvent(plan.log, { type: "recovery", resource: plan.what, outcome: "adopted", round, id: plan.idOf(only), cause });
       return only;
     }
     if (only !== undefined) {
       await plan.discard?.(only, plan.signal);
-      recordEvent({ type: "recovery", resource: plan.what, outcome: "replacedUnreadable", round, id: plan.idOf(only), cause });
+      recordEvent(plan.log, { type: "recovery", resource: plan.what, outcome: "replacedUnreadable", round, id: plan.idOf(only), cause });
     } else {
-      recordEvent({ type: "recovery", resource: plan.what, outcome: "createdAgain", round, cause });
+      recordEvent(plan.log, { type: "recovery", resource: plan.what, outcome: "createdAgain", round, cause });
     }
     // A short, growing pause before creating again: the platform was failing a moment ago.
     await sleep(Math.floor(Math.random() * 250 * 2 ** (round - 1)), undefined, { signal: plan.signal });
@@ -137,10 +126,10 @@ async function settleInterrupted<T>(plan: Plan<T>, interruption: unknown, since:
   const grace = graceSignal();
   let found: T[];
   try {
-    await Promise.race([Promise.allSettled([...(inFlight.get(plan.fingerprint) ?? [])]), aborted(grace)]);
-    found = (await plan.find(since, grace)).filter((object) => !isManaged(plan.idOf(object)));
+    await Promise.race([plan.ledger.settled(plan.fingerprint), aborted(grace)]);
+    found = (await plan.find(since, grace)).filter((object) => !plan.ledger.isManaged(plan.idOf(object)));
   } catch (lookupError) {
-    recordEvent({ type: "interrupted", resource: plan.what, outcome: "unknown", cause });
+    recordEvent(plan.log, { type: "interrupted", resource: plan.what, outcome: "unknown", cause });
     throw new ProviderError(
       `${plan.what} create was interrupted (${cause}) after its request was sent, and looking for what it made failed (${describe(lookupError)}); ` +
         `the platform may hold a ${plan.what} this stack does not record: after the run, look for it and delete it or adopt it with adoptId`,
@@ -149,26 +138,26 @@ async function settleInterrupted<T>(plan: Plan<T>, interruption: unknown, since:
   if (found.length > 1) throw severalFound(plan, found, cause);
   const [only] = found;
   if (only === undefined) {
-    recordEvent({ type: "interrupted", resource: plan.what, outcome: "nothingMade", cause });
+    recordEvent(plan.log, { type: "interrupted", resource: plan.what, outcome: "nothingMade", cause });
     throw interruption;
   }
   const id = plan.idOf(only);
-  noteManaged(id);
+  plan.ledger.noteManaged(id);
   if (!(plan.usable?.(only) ?? true)) {
     try {
       await plan.discard?.(only, grace);
     } catch (discardError) {
-      recordEvent({ type: "interrupted", resource: plan.what, outcome: "unknown", id, cause });
+      recordEvent(plan.log, { type: "interrupted", resource: plan.what, outcome: "unknown", id, cause });
       throw new ProviderError(
         `${plan.what} create was interrupted (${cause}); the ${plan.what} it made (${id}) could not be used, and deleting it failed (${describe(discardError)}): delete it by hand`,
       );
     }
-    recordEvent({ type: "interrupted", resource: plan.what, outcome: "deleted", id, cause });
+    recordEvent(plan.log, { type: "interrupted", resource: plan.what, outcome: "deleted", id, cause });
     throw new ProviderError(
       `${plan.what} create was interrupted (${cause}); the ${plan.what} it made (${id}) could not be used and was deleted, so nothing is left behind`,
     );
   }
-  recordEvent({ type: "interrupted", resource: plan.what, outcome: "found", id, cause });
+  recordEvent(plan.log, { type: "interrupted", resource: plan.what, outcome: "found", id, cause });
   // A partial create: recorded by the engine as it is (after a deadline), or deleted by the caller (after Cancel).
   throw new PartialCreateError(
     `${plan.what} ${id} was created, but the operation was interrupted (${cause}) before it finished; it is recorded in the stack as it is, and the next pulumi up completes it`,
@@ -188,17 +177,6 @@ function severalFound<T>(plan: Plan<T>, found: T[], cause: string): ProviderErro
 /** Settles (never rejects) when the signal aborts. */
 function aborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
-}
-
-function track(fingerprint: string, attempt: Promise<unknown>): void {
-  let set = inFlight.get(fingerprint);
-  if (!set) inFlight.set(fingerprint, (set = new Set()));
-  set.add(attempt);
-  const untrack = (): void => {
-    set.delete(attempt);
-    if (set.size === 0 && inFlight.get(fingerprint) === set) inFlight.delete(fingerprint);
-  };
-  attempt.then(untrack, untrack);
 }
 
 /** The error's code and message (sdk messages never carry secrets). */

@@ -9,7 +9,7 @@
 import { appendFileSync } from "node:fs";
 import { redact } from "../../sdk/core/redact";
 import type { TransportEvent } from "../../sdk";
-import { countRequest, diagnose, type Severity } from "./operationLog";
+import type { LogLine, OperationLog, Severity } from "./operationLog";
 
 export type ProviderEvent =
   | { type: "retry"; service?: string; action?: string; reason: string; delayMs: number; attempt?: number; status?: number }
@@ -21,9 +21,10 @@ export type ProviderEvent =
 /** An answer slower than this is reported (info): a healthy platform answers in well under a second. */
 export const SLOW_CALL_MS = 3_000;
 
-export function recordEvent(event: ProviderEvent): void {
+/** Reports `event` on the operation's diagnostics (`log`: `ctx.log`, or the session's) and to the events file. */
+export function recordEvent(log: LogLine, event: ProviderEvent): void {
   const { severity, message } = describeEvent(event);
-  diagnose(severity, message);
+  log(severity, message);
   const file = process.env.SVC_PROVIDER_EVENTS_FILE;
   if (!file) return;
   try {
@@ -34,11 +35,11 @@ export function recordEvent(event: ProviderEvent): void {
 }
 
 /** The sdk client's event hook: retries and slow answers become events; every attempt counts for the summary. */
-export function noteTransportEvent(event: TransportEvent): void {
-  if (event.type === "request") countRequest("request");
+export function noteTransportEvent(log: OperationLog, event: TransportEvent): void {
+  if (event.type === "request") log.countRequest("request");
   if (event.type === "retry") {
-    countRequest("retry");
-    recordEvent({
+    log.countRequest("retry");
+    recordEvent(log.diagnose, {
       type: "retry",
       service: event.service,
       action: event.action,
@@ -49,7 +50,7 @@ export function noteTransportEvent(event: TransportEvent): void {
     });
   }
   if (event.type === "response" && event.ms >= SLOW_CALL_MS) {
-    recordEvent({ type: "slowCall", service: event.service, action: event.action, ms: Math.round(event.ms), status: event.status });
+    recordEvent(log.diagnose, { type: "slowCall", service: event.service, action: event.action, ms: Math.round(event.ms), status: event.status });
   }
 }
 

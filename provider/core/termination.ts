@@ -12,11 +12,9 @@
  * know. The recovery step (docs/design.md, "Interrupted runs") drops from the state what was deleted.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { graceSignal, INTERRUPTED_CREATE_GRACE_MS, terminateOperations } from "./clients";
+import type { LogLine } from "./operationLog";
+import { graceSignal, INTERRUPTED_CREATE_GRACE_MS } from "./operationLifetime";
 import { recordEvent } from "./telemetry";
-
-/** Creates in flight in this process (their end, clean-up included). */
-const creates = new Set<Promise<unknown>>();
 
 /** An object this process created and answered: how to delete it if the run is terminated. */
 export interface AnsweredCreate {
@@ -25,46 +23,58 @@ export interface AnsweredCreate {
   /** Deletes it, within `signal` (the grace of a stopping process). */
   remove(signal: AbortSignal): Promise<void>;
 }
-const answered: AnsweredCreate[] = [];
 
-/** Tracks a create until it has settled, so that a stopping process waits for its clean-up. */
-export function trackCreate<T>(create: Promise<T>): Promise<T> {
-  creates.add(create);
-  const untrack = (): void => {
-    creates.delete(create);
-  };
-  create.then(untrack, untrack);
-  return create;
-}
+/** The creates of one provider session: those in flight, and those answered during the run. */
+export class Termination {
+  /** Creates in flight in this process (their end, clean-up included). */
+  private readonly creates = new Set<Promise<unknown>>();
+  private readonly answered: AnsweredCreate[] = [];
 
-/** Notes an object whose create was answered: deleted if the run is terminated (above). */
-export function noteAnswered(object: AnsweredCreate): void {
-  answered.push(object);
-}
+  /** `terminate`: aborts every operation of the session; `log`: the session's diagnostics. */
+  constructor(
+    private readonly terminate: () => void,
+    private readonly log: LogLine,
+  ) {}
 
-/**
- * What the SIGINT handler runs: aborts every operation, waits (bounded) until the creates in flight have deleted what
- * they made, and, when creates were in flight (a termination), deletes the objects answered during the run.
- */
-export async function settleBeforeExit(): Promise<void> {
-  const terminated = creates.size > 0;
-  terminateOperations();
-  await bounded(Promise.allSettled([...creates]));
-  if (!terminated) return;
-  const grace = graceSignal();
-  await bounded(
-    Promise.allSettled(
-      answered.splice(0).map(async (object) => {
-        const cause = "the engine stopped this process in the middle of the run";
-        try {
-          await object.remove(grace);
-          recordEvent({ type: "interrupted", resource: object.type, outcome: "rolledBack", id: object.id, cause });
-        } catch {
-          recordEvent({ type: "interrupted", resource: object.type, outcome: "unknown", id: object.id, cause });
-        }
-      }),
-    ),
-  );
+  /** Tracks a create until it has settled, so that a stopping process waits for its clean-up. */
+  trackCreate<T>(create: Promise<T>): Promise<T> {
+    this.creates.add(create);
+    const untrack = (): void => {
+      this.creates.delete(create);
+    };
+    create.then(untrack, untrack);
+    return create;
+  }
+
+  /** Notes an object whose create was answered: deleted if the run is terminated (above). */
+  noteAnswered(object: AnsweredCreate): void {
+    this.answered.push(object);
+  }
+
+  /**
+   * What the SIGINT handler runs: aborts every operation, waits (bounded) until the creates in flight have deleted
+   * what they made, and, when creates were in flight (a termination), deletes the objects answered during the run.
+   */
+  async settleBeforeExit(): Promise<void> {
+    const terminated = this.creates.size > 0;
+    this.terminate();
+    await bounded(Promise.allSettled([...this.creates]));
+    if (!terminated) return;
+    const grace = graceSignal();
+    await bounded(
+      Promise.allSettled(
+        this.answered.splice(0).map(async (object) => {
+          const cause = "the engine stopped this process in the middle of the run";
+          try {
+            await object.remove(grace);
+            recordEvent(this.log, { type: "interrupted", resource: object.type, outcome: "rolledBack", id: object.id, cause });
+          } catch {
+            recordEvent(this.log, { type: "interrupted", resource: object.type, outcome: "unknown", id: object.id, cause });
+          }
+        }),
+      ),
+    );
+  }
 }
 
 /** Waits for `work`, at most a little more than the grace (the work is bounded by it too). */
@@ -74,17 +84,12 @@ async function bounded(work: Promise<unknown>): Promise<void> {
   timer.abort();
 }
 
-/** Called once by the process's entry point (the plugin's main, the dynamic provider's runtime). */
-export function exitAfterSettlingOnSigint(): void {
+/** Called once by the process's entry point (the plugin's main, the dynamic provider's runtime) with its session's. */
+export function exitAfterSettlingOnSigint(termination: Pick<Termination, "settleBeforeExit">): void {
   let stopping = false;
   process.on("SIGINT", () => {
     if (stopping) return;
     stopping = true;
-    void settleBeforeExit().finally(() => process.exit(0));
+    void termination.settleBeforeExit().finally(() => process.exit(0));
   });
-}
-
-/** For tests: forget what was answered. */
-export function resetTerminationForTests(): void {
-  answered.splice(0);
 }

@@ -5,7 +5,8 @@
 import { z } from "zod";
 import { AppTokenStatus } from "../../contract/platform";
 import { ProviderError, unlessGone } from "../core/errors";
-import { APP_TOKEN_ID, appTokenOutputs } from "./appToken";
+import { APP_TOKEN_ID, appToken, appTokenOutputs } from "./appToken";
+import type { OutputField } from "./define";
 import { defineFunction } from "./defineFunction";
 
 const inputs = {
@@ -29,14 +30,8 @@ export const pipelineValue = token.token; // a secret`,
   inputs,
   outputs: {
     tokenId: { type: "string", description: "The token's id.", example: "0_ab12cd34" },
-    token: {
-      type: "string",
-      secret: true,
-      optional: true,
-      description: "The token value: a secret; present only with an admin connection.",
-      example: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-    },
-    partnerId: { type: "integer", description: "The account (partner) the token belongs to.", example: 101 },
+    token: { ...resourceOutput("token"), description: "The token value: a secret; present only with an admin connection." },
+    partnerId: resourceOutput("partnerId"),
     status: { type: "integer", description: "1 disabled, 2 active.", example: 2 },
     hashType: { type: "string", typeName: "HashType", description: "The hash its sessions are signed with.", example: "SHA256" },
     sessionType: { type: "string", typeName: "SessionType", description: "USER or ADMIN.", example: "USER" },
@@ -45,8 +40,8 @@ export const pipelineValue = token.token; // a secret`,
     sessionUserId: { type: "string", description: "The user id of its sessions.", example: "deploy-bot" },
     description: { type: "string", description: "What the token is for.", example: "Deployment pipeline" },
     expiry: { type: "integer", description: "Unix time it expires; 0 is never.", example: 0 },
-    createdAt: { type: "integer", description: "Creation time, unix seconds.", example: 1795000000 },
-    updatedAt: { type: "integer", description: "Time of the last change, unix seconds.", example: 1795000000 },
+    createdAt: resourceOutput("createdAt"),
+    updatedAt: resourceOutput("updatedAt"),
   },
 
   async invoke(ctx, { id }) {
@@ -60,6 +55,13 @@ export const pipelineValue = token.token; // a secret`,
     return tokenResult(appTokenOutputs(token, {}));
   },
 });
+
+/** An output the AppToken resource declares as this function returns it: one declaration, one text in the schema. */
+function resourceOutput(key: "token" | "partnerId" | "createdAt" | "updatedAt"): OutputField {
+  const field = appToken.outputs[key];
+  if (!field) throw new Error(`the AppToken definition declares no output ${key}`);
+  return field;
+}
 
 function tokenResult(outs: ReturnType<typeof appTokenOutputs>) {
   const { keepers: _keepers, adoptId: _adoptId, connection: _connection, ...result } = outs;

@@ -7,19 +7,17 @@
 import { accountChange, type StackAccountMove } from "../core/account";
 import { type CheckResult, checkConnection, checkFields } from "../core/check";
 import { type DiffOutcome, diffFields, inputsFromOutputs, keptState } from "../core/diff";
-import { graceSignal, isCancelled, isTerminating } from "../core/clients";
 import type { ConnectionInput } from "../core/connectionInput";
-import { operationContext } from "../core/operationContext";
 import { PartialCreateError, ProviderError } from "../core/errors";
-import { noteManaged } from "../core/recovery";
+import { graceSignal } from "../core/operationLifetime";
+import type { ProviderSession } from "../core/providerSession";
 import { recordEvent } from "../core/telemetry";
-import { noteAnswered, trackCreate } from "../core/termination";
 import { fieldsOf, migrateState, type ResourceDefinition } from "./define";
 
 type Props = Record<string, unknown>;
 
 /** The context of an operation on the account of a resource's (stored or new) connection input. */
-const contextOf = (props: Props | undefined, signal?: AbortSignal) => operationContext(props?.connection as ConnectionInput | undefined, signal);
+const contextOf = (session: ProviderSession, props: Props | undefined) => session.contextFor(props?.connection as ConnectionInput | undefined);
 
 export interface ResourceHandlers {
   check(olds: Props, news: Props): Promise<CheckResult>;
@@ -30,7 +28,8 @@ export interface ResourceHandlers {
   delete(id: string, state: Props): Promise<void>;
 }
 
-export function handlersFor(definition: ResourceDefinition, onStackAccountMove: StackAccountMove = "refuse"): ResourceHandlers {
+/** The handlers of `definition`, its operations run in `session` (their clients, Cancel, ledger and diagnostics). */
+export function handlersFor(definition: ResourceDefinition, session: ProviderSession, onStackAccountMove: StackAccountMove = "refuse"): ResourceHandlers {
   const fields = fieldsOf(definition);
   const inputsOf = (outs: Props): Props => definition.inputsOf?.(outs) ?? inputsFromOutputs(fields.shape, outs);
   // What an update with nothing to send takes from the new inputs (all but the in-place fields, which are equal).
@@ -43,17 +42,17 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
     async check(olds, news) {
       const result = checkFields(fields.shape, news, fields.secretInputs);
       definition.validate?.(result.inputs, olds ?? {}, result.failures);
-      checkConnection(result);
+      checkConnection(result, session.connections);
       return result;
     },
 
     async diff(id, stored, news) {
-      noteManaged(id);
+      session.ledger.noteManaged(id);
       const olds = current(stored);
       const { changed, replaces } = diffFields(olds, news, fields.inPlace, fields.replaces);
       // A resource never follows its connection to another account in place: that would update, with the old id,
       // an object of the new account. An explicit connection that moves replaces; stack config that moves is refused.
-      const moved = accountChange(olds, news, onStackAccountMove);
+      const moved = accountChange(session.connections, olds, news, onStackAccountMove);
       if (moved) replaces.push("connection");
       const deleteBeforeReplace = replaces.length > 0 && definition.deleteBeforeReplace?.(olds, news) === true;
       if (moved && !changed.includes("connection")) changed.push("connection");
@@ -61,31 +60,31 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
     },
 
     create(inputs) {
-      return trackCreate(createRecordable(definition, inputs));
+      return session.termination.trackCreate(createRecordable(definition, session, inputs));
     },
 
     async read(id, state) {
-      noteManaged(id);
+      session.ledger.noteManaged(id);
       const olds = current(state);
-      const outs = await definition.read(contextOf(olds), id, olds);
+      const outs = await definition.read(contextOf(session, olds), id, olds);
       // Deleted outside Pulumi: refresh drops it, up creates it again.
       if (!outs) return { id: "" };
       return { id, props: outs, inputs: inputsOf(outs) };
     },
 
     async update(id, stored, news) {
-      noteManaged(id);
+      session.ledger.noteManaged(id);
       const olds = current(stored);
       const { changed } = diffFields(olds, news, fields.inPlace, []);
       // Nothing for the platform (an input-only field, or the stored provider text): the state stays, with the new inputs.
       if (changed.length === 0) return { outs: keptState(olds, news, carried) };
-      return { outs: await definition.update(contextOf(news), id, olds, news, changed) };
+      return { outs: await definition.update(contextOf(session, news), id, olds, news, changed) };
     },
 
     async delete(id, state) {
-      noteManaged(id);
+      session.ledger.noteManaged(id);
       const olds = current(state);
-      await definition.delete(contextOf(olds), id, olds);
+      await definition.delete(contextOf(session, olds), id, olds);
     },
   };
 }
@@ -98,39 +97,40 @@ export function handlersFor(definition: ResourceDefinition, onStackAccountMove: 
  * grace) and the answer records nothing: an answer that is safe to lose. Only when that delete fails is the object
  * reported as a partial create, for the engine to record if it still can. Adoptions (adoptId) are left alone.
  */
-async function createRecordable(definition: ResourceDefinition, inputs: Props): Promise<{ id: string; outs: Props }> {
+async function createRecordable(definition: ResourceDefinition, session: ProviderSession, inputs: Props): Promise<{ id: string; outs: Props }> {
+  const { lifetime, termination } = session;
   // An adoption makes nothing: the object existed before the run and is never deleted for it.
-  const ctx = contextOf(inputs);
+  const ctx = contextOf(session, inputs);
   if (typeof inputs.adoptId === "string") return definition.create(ctx, inputs);
   let made: { id: string; outs: Props };
   try {
     made = await definition.create(ctx, inputs);
   } catch (error) {
-    if (!(error instanceof PartialCreateError) || !isCancelled()) throw error;
+    if (!(error instanceof PartialCreateError) || !lifetime.isCancelled()) throw error;
     made = { id: error.id, outs: error.properties };
   }
-  if (!isCancelled()) {
-    noteAnswered({ type: definition.type, id: made.id, remove: (signal) => definition.delete({ ...ctx, signal }, made.id, made.outs) });
+  if (!lifetime.isCancelled()) {
+    termination.noteAnswered({ type: definition.type, id: made.id, remove: (signal) => definition.delete({ ...ctx, signal }, made.id, made.outs) });
     return made;
   }
-  const cause = isTerminating() ? "the engine stopped this process" : "the run was cancelled";
+  const cause = lifetime.isTerminating() ? "the engine stopped this process" : "the run was cancelled";
   try {
     await definition.delete({ ...ctx, signal: graceSignal() }, made.id, made.outs);
   } catch (deleteError) {
     const why = deleteError instanceof Error ? deleteError.message : String(deleteError);
-    if (isTerminating()) {
-      recordEvent({ type: "interrupted", resource: definition.type, outcome: "unknown", id: made.id, cause });
+    if (lifetime.isTerminating()) {
+      recordEvent(ctx.log, { type: "interrupted", resource: definition.type, outcome: "unknown", id: made.id, cause });
       throw new ProviderError(
         `${definition.type} ${made.id} was created as ${cause}, which cannot record it, and deleting it failed (${why}); delete it by hand`,
       );
     }
-    recordEvent({ type: "interrupted", resource: definition.type, outcome: "reported", id: made.id, cause });
+    recordEvent(ctx.log, { type: "interrupted", resource: definition.type, outcome: "reported", id: made.id, cause });
     throw new PartialCreateError(
       `${definition.type} ${made.id} was created but ${cause} before it finished, and deleting it failed (${why}); it is recorded in the stack as it is, and the next pulumi up completes it`,
       made.id,
       made.outs,
     );
   }
-  recordEvent({ type: "interrupted", resource: definition.type, outcome: "deleted", id: made.id, cause });
+  recordEvent(ctx.log, { type: "interrupted", resource: definition.type, outcome: "deleted", id: made.id, cause });
   throw new ProviderError(`${definition.type} ${made.id} was created but ${cause} before it finished; it was deleted, so nothing is left behind`);
 }

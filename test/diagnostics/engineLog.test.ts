@@ -13,8 +13,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { EngineLog, engineAddressOf } from "../../plugin/engineLog";
 import { SvcProviderServer } from "../../plugin/server";
-import { configure, resetForTests } from "../../provider/core/clients";
-import { type DiagnosticsSink, runOperation, type Severity } from "../../provider/core/operationLog";
+import { type DiagnosticsSink, OperationLog, type Severity } from "../../provider/core/operationLog";
+import { ProviderSession } from "../../provider/core/providerSession";
 import { noteTransportEvent, recordEvent, SLOW_CALL_MS } from "../../provider/core/telemetry";
 import { appToken, DEFINITIONS, httpNotificationTemplate } from "../../provider/definitions";
 import { handlersFor } from "../../provider/definitions/handlers";
@@ -51,18 +51,22 @@ describe("diagnostics through the engine's log service", () => {
   let engine: Awaited<ReturnType<typeof fakeEngine>>;
   let engineLog: EngineLog;
   let service: Record<string, (call: unknown, callback: (error: unknown, value?: unknown) => void) => void>;
+  /** The plugin server's provider session (its diagnostics scope and clients). */
+  const session = new ProviderSession();
+  /** A diagnostics scope of its own, for the lines sent without the plugin. */
+  const operationLog = new OperationLog();
 
   beforeAll(async () => {
     emulator = await startEmulator({ quiet: true });
     engine = await fakeEngine();
     engineLog = new EngineLog(engine.address);
-    service = new SvcProviderServer(DEFINITIONS, "0.0.0-test", engineLog).service() as unknown as typeof service;
+    service = new SvcProviderServer(DEFINITIONS, "0.0.0-test", engineLog, session).service() as unknown as typeof service;
     const config: Record<string, string> = {
       "svc:baseUrl": emulator.baseUrl,
       "svc:partnerId": String(emulator.partnerId),
       "svc:adminSecret": emulator.adminSecret,
     };
-    configure({ get: (key) => config[key] });
+    session.configure({ get: (key) => config[key] });
   });
   beforeEach(() => {
     emulator.ctx.faults.set({});
@@ -70,7 +74,7 @@ describe("diagnostics through the engine's log service", () => {
   });
   afterAll(async () => {
     engineLog?.close();
-    await resetForTests();
+    await session.close();
     await engine?.close();
     await emulator?.close();
   });
@@ -78,7 +82,7 @@ describe("diagnostics through the engine's log service", () => {
   /** Calls the plugin's Create as the engine would; resolves with the id once it answered. */
   async function create(type: string, name: string, inputs: Record<string, unknown>): Promise<{ id: string; linesAtAnswer: Line[] }> {
     const definition = type === "AppToken" ? appToken : httpNotificationTemplate;
-    const checked = await handlersFor(definition).check({}, inputs);
+    const checked = await handlersFor(definition, session).check({}, inputs);
     expect(checked.failures, JSON.stringify(checked.failures)).toEqual([]);
     const request = new provproto.CreateRequest()
       .setUrn(urnOf(type, name))
@@ -145,9 +149,15 @@ describe("diagnostics through the engine's log service", () => {
     const ks = `djJ8${"A".repeat(40)}`;
     const sink = new EngineLog(engine.address);
     try {
-      await runOperation(sink, urnOf("AppToken", "leaky"), "create", async (finish) => {
-        recordEvent({ type: "recovery", resource: "app token", outcome: "createdAgain", round: 1, cause: `502: upstream said ks=${ks} secret=${adminSecret}` });
-        recordEvent({ type: "retry", service: "appToken", action: "add", reason: `status 503 ${adminSecret}`, delayMs: 10 });
+      await operationLog.run(sink, urnOf("AppToken", "leaky"), "create", async (finish) => {
+        recordEvent(operationLog.diagnose, {
+          type: "recovery",
+          resource: "app token",
+          outcome: "createdAgain",
+          round: 1,
+          cause: `502: upstream said ks=${ks} secret=${adminSecret}`,
+        });
+        recordEvent(operationLog.diagnose, { type: "retry", service: "appToken", action: "add", reason: `status 503 ${adminSecret}`, delayMs: 10 });
         await finish();
       });
     } finally {
@@ -174,9 +184,9 @@ describe("diagnostics through the engine's log service", () => {
         status: 200,
         ms,
       }) as const;
-    await runOperation(sink, urnOf("AppToken", "slow"), "read", async (finish) => {
-      noteTransportEvent(answer(SLOW_CALL_MS - 1));
-      noteTransportEvent(answer(SLOW_CALL_MS + 1234));
+    await operationLog.run(sink, urnOf("AppToken", "slow"), "read", async (finish) => {
+      noteTransportEvent(operationLog, answer(SLOW_CALL_MS - 1));
+      noteTransportEvent(operationLog, answer(SLOW_CALL_MS + 1234));
       await finish();
     });
     expect(lines.filter((line) => line.severity === "info")).toEqual([
@@ -185,7 +195,7 @@ describe("diagnostics through the engine's log service", () => {
   });
 
   it("outside an operation (the dynamic provider), nothing is sent and nothing fails", () => {
-    expect(() => recordEvent({ type: "retry", reason: "status 503", delayMs: 1 })).not.toThrow();
+    expect(() => recordEvent(operationLog.diagnose, { type: "retry", reason: "status 503", delayMs: 1 })).not.toThrow();
     expect(engine.lines).toEqual([]);
   });
 
@@ -193,8 +203,8 @@ describe("diagnostics through the engine's log service", () => {
     const broken: DiagnosticsSink = {
       log: (_severity: Severity) => Promise.reject(new Error("engine gone")),
     };
-    const result = await runOperation(broken, urnOf("AppToken", "x"), "create", async (finish) => {
-      recordEvent({ type: "retry", reason: "status 503", delayMs: 1 });
+    const result = await operationLog.run(broken, urnOf("AppToken", "x"), "create", async (finish) => {
+      recordEvent(operationLog.diagnose, { type: "retry", reason: "status 503", delayMs: 1 });
       await finish();
       return "done";
     });

@@ -10,15 +10,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { cancelOperations, configure, resetForTests, setOperationDeadlineForTests } from "../../provider/core/clients";
 import { PartialCreateError } from "../../provider/core/errors";
-import { resetTerminationForTests, settleBeforeExit } from "../../provider/core/termination";
+import type { ProviderSessionOptions } from "../../provider/core/providerSession";
 import type { ResourceHandlers } from "../../provider/definitions/handlers";
-import * as runtime from "../../provider/runtime";
 import { SvcClient } from "../../sdk";
+import { providerRuntime } from "../support/providerRuntime";
 
 const SIGN_SECRET = "cancel-sign-secret-0123456789";
-const handlers = runtime as unknown as Record<string, ResourceHandlers>;
+/** The runtime of the test that runs (a provider session of its own: Cancel and termination end it for good). */
+let runtime = providerRuntime();
+/** A new provider session for what follows (a new process: Cancel undone, nothing answered yet), with `options`. */
+const renew = async (options?: ProviderSessionOptions): Promise<void> => {
+  await runtime.session.close();
+  runtime = providerRuntime(options);
+};
+const SHORT_DEADLINE = { operationDeadlineMs: 1_500 };
 
 interface Kind {
   name: string;
@@ -31,19 +37,25 @@ interface Kind {
 const KINDS: Kind[] = [
   {
     name: "app token",
-    provider: handlers.appToken!,
+    get provider() {
+      return runtime.appToken;
+    },
     createPath: "/appToken/action/add",
     inputs: (marker) => ({ description: marker, keepers: { rotation: "1" } }),
   },
   {
     name: "HTTP template",
-    provider: handlers.httpNotificationTemplate!,
+    get provider() {
+      return runtime.httpNotificationTemplate;
+    },
     createPath: "/action/clone",
     inputs: (marker) => ({ event: "entry.ready", name: `hook ${marker}`, systemName: marker, url: "https://hooks.example/in", signSecret: SIGN_SECRET }),
   },
   {
     name: "email template",
-    provider: handlers.emailNotificationTemplate!,
+    get provider() {
+      return runtime.emailNotificationTemplate;
+    },
     createPath: "/action/clone",
     inputs: (marker) => ({
       event: "entry.ready",
@@ -71,15 +83,14 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
     eventsFile = join(dir, "events.jsonl");
     process.env.SVC_PROVIDER_EVENTS_FILE = eventsFile;
   });
-  // Cancel and termination are process-wide: each test starts from a fresh runtime.
+  // Cancel and termination end a session for good: each test starts from a fresh one.
   afterEach(async () => {
     emulator.ctx.faults.set({});
-    await resetForTests();
-    resetTerminationForTests();
+    await renew();
   });
   afterAll(async () => {
     delete process.env.SVC_PROVIDER_EVENTS_FILE;
-    await resetForTests();
+    await runtime.session.close();
     await admin.close();
     await emulator.close();
     rmSync(dir, { recursive: true, force: true });
@@ -91,7 +102,7 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
       "svc:partnerId": String(emulator.partnerId),
       "svc:adminSecret": emulator.adminSecret,
     };
-    configure({ get: (key) => values[key] });
+    runtime.session.configure({ get: (key) => values[key] });
     return `cancel_${++serial}`;
   };
   const checked = async (kind: Kind, marker: string) => {
@@ -127,8 +138,8 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
     };
 
     it("the deadline passes after the platform committed: a partial create with the id and what is known; the object stays", async () => {
+      await renew(SHORT_DEADLINE);
       const marker = start();
-      setOperationDeadlineForTests(1_500);
       const { creating, made } = await committedCreate(marker);
       const partial = (await creating) as PartialCreateError;
 
@@ -151,7 +162,7 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
     it("Cancel after the platform committed: the object is deleted and the answer records nothing (safe to lose)", async () => {
       const marker = start();
       const { creating, made } = await committedCreate(marker);
-      cancelOperations();
+      runtime.session.cancel();
       const error = (await creating) as Error;
 
       expect(error).not.toBeInstanceOf(PartialCreateError);
@@ -164,7 +175,7 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
       const marker = start();
       const { creating, made } = await committedCreate(marker);
       emulator.ctx.faults.set({ next: Array(500).fill("error"), pathIncludes: "/action/delete" });
-      cancelOperations();
+      runtime.session.cancel();
       const partial = (await creating) as PartialCreateError;
 
       expect(partial).toBeInstanceOf(PartialCreateError);
@@ -177,15 +188,15 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
     it.each(["Cancel", "the deadline"] as const)(
       "interrupted by %s while the platform keeps failing before it acts: a plain error, nothing left",
       async (trigger) => {
+        if (trigger === "the deadline") await renew(SHORT_DEADLINE);
         const marker = start();
         const inputs = await checked(kind, marker);
-        if (trigger === "the deadline") setOperationDeadlineForTests(1_500);
         // 503 before acting, every time: the create's recovery finds nothing and creates again, until interrupted.
         emulator.ctx.faults.set({ next: Array(200).fill("error"), pathIncludes: kind.createPath });
         const creating = kind.provider.create(inputs).catch((error: unknown) => error);
         if (trigger === "Cancel") {
           await vi.waitFor(() => expect(emulator.ctx.faults.get().injected.error).toBeGreaterThanOrEqual(2), { timeout: 10_000, interval: 20 });
-          cancelOperations();
+          runtime.session.cancel();
         }
         const error = await creating;
 
@@ -201,7 +212,7 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
     it("cancelled before anything was sent: a plain error, nothing left", async () => {
       const marker = start();
       const inputs = await checked(kind, marker);
-      cancelOperations();
+      runtime.session.cancel();
       const error = await kind.provider.create(inputs).catch((e: unknown) => e);
       expect((error as Error).message).toMatch(/cancelled/);
       expect(await live(kind, marker)).toEqual([]);
@@ -217,7 +228,7 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
         return live(kind, marker);
       })();
       // What the process's SIGINT handler runs: it resolves once the creates in flight have settled.
-      await settleBeforeExit();
+      await runtime.session.termination.settleBeforeExit();
       const error = (await creating) as Error;
       expect(error).not.toBeInstanceOf(PartialCreateError);
       expect(error.message).toMatch(/the engine stopped this process before it finished; it was deleted, so nothing is left behind/);
@@ -228,9 +239,9 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
 
   it("an HTTP template whose activation outlives the deadline: a partial create of the clone, finished by the next update", async () => {
     const kind = KINDS[1]!;
+    await renew(SHORT_DEADLINE);
     const marker = start();
     const inputs = await checked(kind, marker);
-    setOperationDeadlineForTests(1_500);
     emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: "/action/updateStatus" });
     const creating = kind.provider.create(inputs).catch((error: unknown) => error);
     const partial = (await creating) as PartialCreateError;
@@ -239,7 +250,7 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
     expect(partial.id).toBe(onServer?.id);
 
     // The next run (a new process): the engine has the partial state and updates it to the declared one.
-    await resetForTests();
+    await renew();
     start();
     const { outs } = await kind.provider.update(partial.id, partial.properties, inputs);
     expect(outs).toMatchObject({ templateId: partial.id, active: true });
@@ -251,11 +262,10 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
     const earlier = start();
     const made = await kind.provider.create(await checked(kind, earlier));
     // The end of a run: everything was answered and recorded.
-    await settleBeforeExit();
+    await runtime.session.termination.settleBeforeExit();
     expect(await live(kind, earlier)).toEqual([expect.objectContaining({ id: made.id })]);
 
-    await resetForTests();
-    resetTerminationForTests();
+    await renew();
     const before = start();
     const answered = await kind.provider.create(await checked(kind, before));
     const { creating } = await (async () => {
@@ -267,7 +277,7 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
       return { creating: pending, marker };
     })();
     // A termination: a create is in flight, so the engine may also have dropped the answers it had not written yet.
-    await settleBeforeExit();
+    await runtime.session.termination.settleBeforeExit();
     expect(await creating).toBeInstanceOf(Error);
     expect(await live(kind, before)).toEqual([]);
     expect(events()).toContainEqual(expect.objectContaining({ type: "interrupted", outcome: "rolledBack", id: answered.id }));
@@ -287,7 +297,7 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
       await committed(kind, other);
       return { creating: pending };
     })();
-    await settleBeforeExit();
+    await runtime.session.termination.settleBeforeExit();
     await creating;
     expect(await live(kind, marker)).toEqual([expect.objectContaining({ id: existing.id })]);
   });
@@ -304,8 +314,8 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
       "svc:appTokenId": pipeline.id,
       "svc:appToken": pipeline.token as string,
     };
-    configure({ get: (key) => values[key] });
-    setOperationDeadlineForTests(1_500);
+    await renew(SHORT_DEADLINE);
+    runtime.session.configure({ get: (key) => values[key] });
     const inputs = await checked(kind, marker);
     emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: kind.createPath });
     const error = (await kind.provider.create(inputs).catch((e: unknown) => e)) as Error;

@@ -1,20 +1,21 @@
 /** check and diff of both resources, as the engine calls them (plain objects in, plain results out), no HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appToken as appTokenProvider } from "../../provider/runtime";
-import { configure, resetForTests } from "../../provider/core/clients";
-import { httpNotificationTemplate as templateProvider } from "../../provider/runtime";
+import { providerRuntime } from "../support/providerRuntime";
 import { UNKNOWN } from "../../provider/core/unknowns";
+
+/** A provider session of this file's own, with the runtime's handlers. */
+const { session, appToken: appTokenProvider, httpNotificationTemplate: templateProvider } = providerRuntime();
 
 const PROVIDER = "exports.handler = ...";
 const STACK_CONFIG: Record<string, string> = { "svc:baseUrl": "https://api.example.com/api_v3", "svc:partnerId": "7", "svc:adminSecret": "not-used-here" };
 
 // check also resolves the connection (stack config), without calling anything.
-beforeAll(() => configure({ get: (key) => STACK_CONFIG[key] }));
-afterAll(() => resetForTests());
+beforeAll(() => session.configure({ get: (key) => STACK_CONFIG[key] }));
+afterAll(() => session.close());
 
 describe("check of the connection", () => {
   it("reports missing stack config in preview, naming the settings, before any call", async () => {
-    configure({ get: () => undefined });
+    session.configure({ get: () => undefined });
     try {
       const { failures } = await appTokenProvider.check({}, {});
       expect(failures).toEqual([
@@ -23,7 +24,7 @@ describe("check of the connection", () => {
       const withExplicit = await appTokenProvider.check({}, { connection: { baseUrl: "https://b.example/api_v3", partnerId: 3, ks: "a-session" } });
       expect(withExplicit.failures).toEqual([]);
     } finally {
-      configure({ get: (key) => STACK_CONFIG[key] });
+      session.configure({ get: (key) => STACK_CONFIG[key] });
     }
   });
 });

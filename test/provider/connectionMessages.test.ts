@@ -7,10 +7,9 @@ import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../emulator";
 import { SvcProviderServer } from "../../plugin/server";
-import { resetForTests } from "../../provider/core/clients";
 import { resolveConnection } from "../../provider/core/connection";
 import { DEFINITIONS } from "../../provider/definitions";
-import { appToken } from "../../provider/runtime";
+import { providerRuntime } from "../support/providerRuntime";
 
 const PASSWORD = "hunter2-pa55";
 
@@ -37,8 +36,8 @@ describe("connection errors", () => {
   });
 
   it("check failures of a connection carry no userinfo", async () => {
-    await resetForTests();
-    const { failures } = await appToken.check(
+    // A session with no stack config.
+    const { failures } = await providerRuntime().appToken.check(
       {},
       { description: "x", connection: { baseUrl: `http://deploy:${PASSWORD}@platform.internal/api_v3`, adminSecret: "s" } },
     );
@@ -49,16 +48,16 @@ describe("connection errors", () => {
 
 describe("the plugin's not-found answer", () => {
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  const server = new SvcProviderServer(DEFINITIONS, "0.0.0-test");
   beforeAll(async () => {
     emulator = await startEmulator({ quiet: true });
   });
   afterAll(async () => {
-    await resetForTests();
+    await server.session.close();
     await emulator?.close();
   });
 
   it("names the partner and the host searched, never the baseUrl's user:password@", async () => {
-    const server = new SvcProviderServer(DEFINITIONS, "0.0.0-test");
     const baseUrl = emulator.baseUrl.replace("http://", `http://deploy:${PASSWORD}@`);
     const args = { baseUrl, partnerId: emulator.partnerId, adminSecret: emulator.adminSecret };
     await new Promise<void>((resolve, reject) =>

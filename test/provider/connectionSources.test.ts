@@ -6,9 +6,8 @@
  * source of the URL opts in.
  */
 import { describe, expect, it } from "vitest";
-import { configure, resetForTests } from "../../provider/core/clients";
 import type { ConnectionInput } from "../../provider/core/connectionInput";
-import { appToken } from "../../provider/runtime";
+import { providerRuntime } from "../support/providerRuntime";
 import { ConnectionError, type ConnectionSource, resolveConnection, type ResolvedConnection } from "../../provider/core/connection";
 
 const SOURCES: ConnectionSource[] = ["connection", "provider", "environment"];
@@ -314,7 +313,8 @@ describe("plain http", () => {
 describe("a resource's check", () => {
   it("reports a connection that names an account without credentials, before any call (pulumi preview)", async () => {
     const stack: Record<string, string> = { "svc:baseUrl": "https://stack.example/api_v3", "svc:partnerId": "22", "svc:adminSecret": "stack-admin-secret" };
-    configure({ get: (key) => stack[key] }, {});
+    const { session, appToken } = providerRuntime();
+    session.configure({ get: (key) => stack[key] }, {});
     try {
       const { failures } = await appToken.check({}, { description: "x", connection: { baseUrl: "https://second.example/api_v3" } });
       expect(failures).toEqual([
@@ -322,7 +322,7 @@ describe("a resource's check", () => {
       ]);
       expect((await appToken.check({}, { description: "x", connection: { partnerId: 11, adminSecret: "second" } })).failures).toEqual([]);
     } finally {
-      await resetForTests();
+      await session.close();
     }
   });
 });

@@ -6,13 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { configure, resetForTests } from "../../provider/core/clients";
 import { PartialCreateError } from "../../provider/core/errors";
-import type { ResourceHandlers } from "../../provider/definitions/handlers";
-import * as runtime from "../../provider/runtime";
+import { providerRuntime } from "../support/providerRuntime";
 import { EmailNotificationTemplates, SvcApiError, SvcClient } from "../../sdk";
 
-const provider = (runtime as unknown as Record<string, ResourceHandlers>).emailNotificationTemplate!;
+const { session, emailNotificationTemplate: provider } = providerRuntime();
 
 const declared = (overrides: Record<string, unknown> = {}) => ({
   event: "entry.ready",
@@ -37,10 +35,10 @@ describe("EmailNotificationTemplate in the provider runtime", () => {
       "svc:partnerId": String(emulator.partnerId),
       "svc:adminSecret": emulator.adminSecret,
     };
-    configure({ get: (key) => values[key] });
+    session.configure({ get: (key) => values[key] });
   });
   afterAll(async () => {
-    await resetForTests();
+    await session.close();
     await admin.close();
     await emulator.close();
   });

@@ -3,8 +3,10 @@
  * platform's answers (gone vs. a failure that must fail loudly), with no server at all.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { appToken as appTokenProvider } from "../../provider/runtime";
-import { configure, resetForTests } from "../../provider/core/clients";
+import { providerRuntime } from "../support/providerRuntime";
+
+/** A provider session of this file's own, with the runtime's handlers. */
+const { session: providerSession, appToken: appTokenProvider } = providerRuntime();
 
 const BASE = "https://svc.nock.test";
 const ADMIN_SECRET = "nock-admin-secret-value";
@@ -30,19 +32,18 @@ describe("provider runtime over nock", () => {
   beforeAll(async () => {
     nock = (await import("nock")).default;
     nock.disableNetConnect();
-    await resetForTests();
     const values: Record<string, string> = {
       "svc:baseUrl": `${BASE}/api_v3`,
       "svc:partnerId": "42",
       "svc:adminSecret": ADMIN_SECRET,
       "svc:requestTimeoutMs": "2000",
     };
-    configure({ get: (key) => values[key] });
+    providerSession.configure({ get: (key) => values[key] });
   });
   afterEach(() => nock.cleanAll());
   afterAll(async () => {
     nock.enableNetConnect();
-    await resetForTests();
+    await providerSession.close();
   });
 
   const session = () =>

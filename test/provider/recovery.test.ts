@@ -10,10 +10,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import type { FaultConfig } from "../../emulator/middleware/faults";
-import { appToken as appTokenProvider } from "../../provider/runtime";
-import { configure, resetForTests } from "../../provider/core/clients";
-import { httpNotificationTemplate as templateProvider } from "../../provider/runtime";
+import { providerRuntime } from "../support/providerRuntime";
 import { SvcClient } from "../../sdk";
+
+/** A provider session of this file's own, with the runtime's handlers. */
+const { session, appToken: appTokenProvider, httpNotificationTemplate: templateProvider } = providerRuntime();
 
 describe("create recovery in the provider runtime", () => {
   let emulator: RunningEmulator;
@@ -29,12 +30,12 @@ describe("create recovery in the provider runtime", () => {
     eventsFile = join(dir, "events.jsonl");
     process.env.SVC_PROVIDER_EVENTS_FILE = eventsFile;
     config = { "svc:baseUrl": emulator.baseUrl, "svc:partnerId": String(emulator.partnerId), "svc:adminSecret": emulator.adminSecret };
-    configure({ get: (key) => config[key] });
+    session.configure({ get: (key) => config[key] });
   });
   beforeEach(() => emulator.ctx.faults.set({}));
   afterAll(async () => {
     delete process.env.SVC_PROVIDER_EVENTS_FILE;
-    await resetForTests();
+    await session.close();
     await admin.close();
     await emulator.close();
     rmSync(dir, { recursive: true, force: true });

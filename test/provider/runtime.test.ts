@@ -5,10 +5,11 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { configure, resetForTests } from "../../provider/core/clients";
-import { appToken as appTokenProvider } from "../../provider/runtime";
-import { httpNotificationTemplate as templateProvider } from "../../provider/runtime";
+import { providerRuntime } from "../support/providerRuntime";
 import { SvcClient } from "../../sdk";
+
+/** A provider session of this file's own, with the runtime's handlers. */
+const { session, appToken: appTokenProvider, httpNotificationTemplate: templateProvider } = providerRuntime();
 
 describe("provider runtime against the emulator", () => {
   let emulator: RunningEmulator;
@@ -22,11 +23,11 @@ describe("provider runtime against the emulator", () => {
       "svc:partnerId": String(emulator.partnerId),
       "svc:adminSecret": emulator.adminSecret,
     };
-    configure({ get: (key) => values[key] });
+    session.configure({ get: (key) => values[key] });
   });
   afterEach(() => emulator.ctx.stats.reset());
   afterAll(async () => {
-    await resetForTests();
+    await session.close();
     await admin.close();
     await emulator.close();
   });

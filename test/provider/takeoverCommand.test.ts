@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator";
 import { takeover } from "../../provider/cli/main";
-import { resetForTests } from "../../provider/core/clients";
 import { SvcClient } from "../../sdk";
 
 const SECRET_LOOKING = "sk_live_9f86d081884c7d659a2feaa0c55ad015";
@@ -39,7 +38,6 @@ describe("pulumi-svc takeover: files and inputs", () => {
     );
   });
   afterAll(async () => {
-    await resetForTests();
     await emulator?.close();
     if (root) rmSync(root, { recursive: true, force: true });
   });

@@ -7,8 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import type { FaultConfig } from "../../emulator/middleware/faults";
-import { cancelOperations, configure, resetForTests } from "../../provider/core/clients";
-import { appToken as appTokenProvider } from "../../provider/runtime";
+import { providerRuntime } from "../support/providerRuntime";
 
 const MAX_CONCURRENCY = 4;
 
@@ -20,6 +19,8 @@ interface Account {
 describe("accounts are isolated from each other in one provider process", () => {
   let emulator: RunningEmulator;
   let accounts: Account[] = [];
+  /** The provider process of the test that runs: a session of its own. */
+  let runtime = providerRuntime();
 
   beforeAll(async () => {
     emulator = await startEmulator({ quiet: true });
@@ -36,9 +37,10 @@ describe("accounts are isolated from each other in one provider process", () => 
     return accounts;
   };
   afterEach(async () => {
-    // Ends whatever an account held back is still waiting for, then forgets the clients (and the cancellation).
-    cancelOperations();
-    await resetForTests();
+    // Ends whatever an account held back is still waiting for, then starts the next test on a new session.
+    runtime.session.cancel();
+    await runtime.session.close();
+    runtime = providerRuntime();
     for (const a of accounts) emulator.ctx.traffic.setFaults(a.partnerId, {});
     emulator.ctx.faults.set({});
     emulator.ctx.traffic.reset();
@@ -48,7 +50,7 @@ describe("accounts are isolated from each other in one provider process", () => 
 
   const useConfig = (extra: Record<string, string> = {}) => {
     const config: Record<string, string> = { "svc:maxConcurrency": String(MAX_CONCURRENCY), ...extra };
-    configure({ get: (key) => config[key] });
+    runtime.session.configure({ get: (key) => config[key] });
   };
   const aim = (partnerId: number, faults: FaultConfig) => emulator.ctx.traffic.setFaults(partnerId, faults);
   const connectionOf = (account: Account) => ({
@@ -60,8 +62,8 @@ describe("accounts are isolated from each other in one provider process", () => 
   const creates = (account: Account, count: number, label: string) =>
     Array.from({ length: count }, async (_, i) => {
       const description = count === 1 ? label : `${label} ${i}`;
-      const { inputs } = await appTokenProvider.check({}, { description, connection: connectionOf(account) });
-      return appTokenProvider.create(inputs);
+      const { inputs } = await runtime.appToken.check({}, { description, connection: connectionOf(account) });
+      return runtime.appToken.create(inputs);
     });
   const settledState = (promises: Promise<unknown>[]) => {
     const state = { settled: 0 };
@@ -88,7 +90,7 @@ describe("accounts are isolated from each other in one provider process", () => 
     expect(emulator.ctx.traffic.faultsOf(stormed.partnerId)?.injected.throttle).toBeGreaterThan(0);
     expect(heldState.settled).toBe(0);
     // What the held account was waiting for ends with the operations (the plugin's Cancel).
-    cancelOperations();
+    runtime.session.cancel();
     await Promise.allSettled(held);
   });
 
@@ -106,7 +108,7 @@ describe("accounts are isolated from each other in one provider process", () => 
     expect(heldState.settled).toBe(0);
     expect(emulator.ctx.traffic.snapshot()[String(slow.partnerId)]?.inFlight).toBe(MAX_CONCURRENCY);
     // What the held account was waiting for ends with the operations (the plugin's Cancel).
-    cancelOperations();
+    runtime.session.cancel();
     await Promise.allSettled(held);
   });
 
@@ -125,7 +127,7 @@ describe("accounts are isolated from each other in one provider process", () => 
     expect(await activeOn(other.partnerId)).toBe(1);
     expect(recovered?.id).toBeDefined();
     expect(heldState.settled).toBe(0);
-    cancelOperations();
+    runtime.session.cancel();
     await Promise.allSettled(held);
   });
 

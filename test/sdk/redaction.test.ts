@@ -10,9 +10,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SvcClient, type SvcClientOptions, type TransportEvent } from "../../sdk";
 import { redact } from "../../sdk/core/redact";
-import { appToken as appTokenProvider } from "../../provider/runtime";
-import { configure, resetForTests } from "../../provider/core/clients";
+import { providerRuntime } from "../support/providerRuntime";
 import { apiError, harness, KS } from "./helpers";
+
+/** A provider session of this file's own, with the runtime's handlers. */
+const { session, appToken: appTokenProvider } = providerRuntime();
 
 let emu: RunningEmulator;
 const clients: SvcClient[] = [];
@@ -123,7 +125,7 @@ describe("redaction on the fault paths (retries, lost answers, throttling, recov
 
       // The provider's recovery path and its events file.
       const values: Record<string, string> = { "svc:baseUrl": emu.baseUrl, "svc:partnerId": String(emu.partnerId), "svc:adminSecret": emu.adminSecret };
-      configure({ get: (key: string) => values[key] });
+      session.configure({ get: (key: string) => values[key] });
       emu.ctx.faults.set({ next: ["error", "ok", "commitThenError", "throttle", "ok"], retryAfterSeconds: 0 });
       const recovered = await appTokenProvider.create((await appTokenProvider.check({}, { description: "recovered" })).inputs);
       secrets.push(recovered.outs.token as string);
@@ -149,7 +151,7 @@ describe("redaction on the fault paths (retries, lost answers, throttling, recov
     } finally {
       emu.ctx.faults.set({});
       delete process.env.SVC_PROVIDER_EVENTS_FILE;
-      await resetForTests();
+      await session.close();
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SvcProviderServer } from "../../plugin/server";
-import { configure, resetForTests } from "../../provider/core/clients";
+import { ProviderSession } from "../../provider/core/providerSession";
 import { appToken } from "../../provider/definitions";
 import { migrateState, type ResourceDefinition } from "../../provider/definitions/define";
 import { handlersFor } from "../../provider/definitions/handlers";
@@ -64,6 +64,8 @@ describe("state migrations: a state of the previous release previews clean", () 
   /** The program's inputs, unchanged across the upgrade, as the next release checks them (purpose defaulted). */
   let news: Record<string, unknown>;
 
+  const session = new ProviderSession();
+
   beforeAll(async () => {
     emulator = await startEmulator({ quiet: true });
     const config: Record<string, string> = {
@@ -71,27 +73,27 @@ describe("state migrations: a state of the previous release previews clean", () 
       "svc:partnerId": String(emulator.partnerId),
       "svc:adminSecret": emulator.adminSecret,
     };
-    configure({ get: (key) => config[key] });
-    const previous = handlersFor(appToken, "replace");
+    session.configure({ get: (key) => config[key] });
+    const previous = handlersFor(appToken, session, "replace");
     const made = await previous.create((await previous.check({}, { description: "made before the upgrade" })).inputs);
     ({ id } = made);
     oldState = made.outs;
     expect(oldState).not.toHaveProperty("purpose");
-    news = (await handlersFor(nextAppToken(true), "replace").check(oldState, { description: "made before the upgrade" })).inputs;
+    news = (await handlersFor(nextAppToken(true), session, "replace").check(oldState, { description: "made before the upgrade" })).inputs;
     expect(news.purpose).toBe(DEFAULT_PURPOSE);
   });
   afterAll(async () => {
-    await resetForTests();
+    await session.close();
     await emulator?.close();
   });
 
   it("without the migration, the old state shows a change of the new field (what the hook is for)", async () => {
-    const outcome = await handlersFor(nextAppToken(false), "replace").diff(id, oldState, news);
+    const outcome = await handlersFor(nextAppToken(false), session, "replace").diff(id, oldState, news);
     expect(outcome).toMatchObject({ changes: true, changed: ["purpose"], replaces: [] });
   });
 
   it("with it, diff finds no change, and read returns the state in the new shape", async () => {
-    const next = handlersFor(nextAppToken(true), "replace");
+    const next = handlersFor(nextAppToken(true), session, "replace");
     expect(await next.diff(id, oldState, news)).toMatchObject({ changes: false, changed: [], replaces: [] });
     const read = await next.read(id, oldState);
     expect(read.props).toMatchObject({ tokenId: id, purpose: DEFAULT_PURPOSE, description: "made before the upgrade" });
@@ -99,7 +101,7 @@ describe("state migrations: a state of the previous release previews clean", () 
   });
 
   it("through the plugin's Diff, as the engine calls it on preview: DIFF_NONE", async () => {
-    const service = new SvcProviderServer([nextAppToken(true)], "0.0.0-test").service() as unknown as {
+    const service = new SvcProviderServer([nextAppToken(true)], "0.0.0-test", undefined, session).service() as unknown as {
       diff(call: { request: provproto.DiffRequest }, callback: (error: unknown, value?: provproto.DiffResponse) => void): void;
     };
     const struct = (value: Record<string, unknown>) => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(value)));
@@ -117,7 +119,7 @@ describe("state migrations: a state of the previous release previews clean", () 
   });
 
   it("an update of another field sends only that field, and writes the new shape", async () => {
-    const next = handlersFor(nextAppToken(true), "replace");
+    const next = handlersFor(nextAppToken(true), session, "replace");
     updates.length = 0;
     const { outs } = await next.update(id, oldState, { ...news, description: "after the upgrade" });
     expect(updates).toEqual([["description"]]);

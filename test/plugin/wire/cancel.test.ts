@@ -13,7 +13,7 @@ import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
 import { SvcProviderServer } from "../../../plugin/server";
-import { resetForTests, setOperationDeadlineForTests } from "../../../provider/core/clients";
+import { ProviderSession } from "../../../provider/core/providerSession";
 import { DEFINITIONS } from "../../../provider/definitions";
 import { SvcClient } from "../../../sdk";
 
@@ -48,17 +48,25 @@ describe("Cancel at the wire of the plugin", () => {
   let emulator: RunningEmulator;
   let admin: SvcClient;
   let server: SvcProviderServer;
+  /** Every server of the test (a plugin process each), closed after it. */
+  const servers: SvcProviderServer[] = [];
+  /** A plugin server (its own provider session: `session`), configured for the emulator's account. */
+  const configuredServer = async (session?: ProviderSession): Promise<SvcProviderServer> => {
+    const made = new SvcProviderServer(DEFINITIONS, "0.0.0-test", undefined, session);
+    servers.push(made);
+    const args = { baseUrl: emulator.baseUrl, partnerId: String(emulator.partnerId), adminSecret: emulator.adminSecret };
+    const configured = await unary(made, "configure", new provproto.ConfigureRequest().setArgs(struct(args)));
+    expect(configured.error).toBeNull();
+    return made;
+  };
 
   beforeEach(async () => {
     emulator = await startEmulator({ quiet: true });
     admin = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
-    server = new SvcProviderServer(DEFINITIONS, "0.0.0-test");
-    const args = { baseUrl: emulator.baseUrl, partnerId: String(emulator.partnerId), adminSecret: emulator.adminSecret };
-    const configured = await unary(server, "configure", new provproto.ConfigureRequest().setArgs(struct(args)));
-    expect(configured.error).toBeNull();
+    server = await configuredServer();
   });
   afterEach(async () => {
-    await resetForTests();
+    await Promise.all(servers.splice(0).map((each) => each.session.close()));
     await admin.close();
     await emulator.close();
   });
@@ -111,7 +119,7 @@ describe("Cancel at the wire of the plugin", () => {
   });
 
   it("a Create past the operation deadline after the platform committed: ErrorResourceInitFailed with the id, the properties and the token as a secret", async () => {
-    setOperationDeadlineForTests(1_500);
+    server = await configuredServer(new ProviderSession({ operationDeadlineMs: 1_500 }));
     emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: "/appToken/action/add" });
     const { error } = await unary(
       server,
@@ -166,10 +174,7 @@ describe("Cancel at the wire of the plugin", () => {
     expect(initFailure(error)).toBeUndefined();
 
     // The engine keeps the old state; the next run (a new plugin process) applies the update again.
-    await resetForTests();
-    const next = new SvcProviderServer(DEFINITIONS, "0.0.0-test");
-    const args = { baseUrl: emulator.baseUrl, partnerId: String(emulator.partnerId), adminSecret: emulator.adminSecret };
-    expect((await unary(next, "configure", new provproto.ConfigureRequest().setArgs(struct(args)))).error).toBeNull();
+    const next = await configuredServer();
     const again = await unary(next, "update", new provproto.UpdateRequest().setUrn(URN).setType(TOKEN_TYPE).setId(id).setOlds(properties).setNews(news));
     expect(again.error).toBeNull();
     expect((await admin.appTokens.get(id)).description).toBe("after update");
@@ -185,10 +190,7 @@ describe("Cancel at the wire of the plugin", () => {
     expect(error?.code).toBe(grpc.status.UNKNOWN);
     expect(error?.details).toMatch(/cancel/);
 
-    await resetForTests();
-    const next = new SvcProviderServer(DEFINITIONS, "0.0.0-test");
-    const args = { baseUrl: emulator.baseUrl, partnerId: String(emulator.partnerId), adminSecret: emulator.adminSecret };
-    expect((await unary(next, "configure", new provproto.ConfigureRequest().setArgs(struct(args)))).error).toBeNull();
+    const next = await configuredServer();
     const again = await unary(next, "delete", new provproto.DeleteRequest().setUrn(URN).setType(TOKEN_TYPE).setId(id).setProperties(properties));
     expect(again.error).toBeNull();
     expect(await activeWith("deleted")).toEqual([]);

@@ -17,7 +17,6 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { type RunningEmulator, type StartEmulatorOptions, startEmulator } from "../../../emulator";
-import { resetForTests } from "../../../provider/core/clients";
 import { UNKNOWN } from "../../../provider/core/unknowns";
 import { DEFINITIONS } from "../../../provider/definitions";
 import type { ResourceDefinition } from "../../../provider/definitions/define";
@@ -73,8 +72,8 @@ export interface WireHarness {
   apiCalls(): Record<string, number>;
   resetApiCalls(): void;
   /**
-   * A new plugin server (and client) on the same emulator, with the process-wide state of the old one forgotten
-   * (configuration, clients, a Cancel): what the engine's next command gets, a new plugin process.
+   * A new plugin server (and client) on the same emulator, with a provider session of its own (the old one closed:
+   * configuration, clients, a Cancel): what the engine's next command gets, a new plugin process.
    */
   restartPlugin(): Promise<void>;
   stop(): Promise<void>;
@@ -127,7 +126,7 @@ export async function startWire(options: WireOptions = {}): Promise<WireHarness>
   return harness;
 }
 
-/** The plugin's server and a client of it; stop() also forgets the process-wide state a plugin process holds. */
+/** The plugin's server and a client of it; stop() also closes the clients of the server's provider session. */
 async function startPlugin(definitions: readonly ResourceDefinition[]) {
   const server = new SvcProviderServer(definitions, WIRE_PLUGIN_VERSION);
   const grpcServer = new grpc.Server();
@@ -144,7 +143,7 @@ async function startPlugin(definitions: readonly ResourceDefinition[]) {
     async stop() {
       client.close();
       await new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve()));
-      await resetForTests();
+      await server.session.close();
     },
   };
 }

@@ -1,0 +1,77 @@
+/**
+ * Everything one provider process keeps between operations, in one object its entry point makes: the dynamic
+ * provider runtime makes one for the process (provider/runtime/index.ts), the plugin one per server
+ * (plugin/server.ts), the takeover command one per run (provider/cli/main.ts), and a test one per test. It holds the
+ * stack config and the sdk client of each connection (clients.ts), the deadline and Cancel of its operations
+ * (operationLifetime.ts), the managed ids and creates in flight of create recovery (createLedger.ts), the creates a
+ * termination deletes (termination.ts) and the diagnostics scope (operationLog.ts); and it builds the context each
+ * operation is handed (`contextFor`).
+ */
+import { stripUserinfo } from "../../contract/urlUserinfo";
+import { ClientCache } from "./clients";
+import type { ConnectionInput } from "./connectionInput";
+import { CreateLedger } from "./createLedger";
+import type { OperationContext } from "./operationContext";
+import { OperationLifetime } from "./operationLifetime";
+import { OperationLog } from "./operationLog";
+import { noteTransportEvent } from "./telemetry";
+import { Termination } from "./termination";
+
+export interface ProviderSessionOptions {
+  /** The deadline of each operation (default OPERATION_DEADLINE_MS; tests give a short one). */
+  operationDeadlineMs?: number;
+}
+
+export class ProviderSession {
+  readonly diagnostics = new OperationLog();
+  readonly lifetime: OperationLifetime;
+  readonly connections: ClientCache;
+  readonly ledger = new CreateLedger();
+  readonly termination: Termination;
+
+  constructor(options: ProviderSessionOptions = {}) {
+    this.lifetime = new OperationLifetime(options.operationDeadlineMs);
+    this.connections = new ClientCache({
+      callTimeoutMs: this.lifetime.deadlineMs,
+      onEvent: (event) => noteTransportEvent(this.diagnostics, event),
+    });
+    this.termination = new Termination(() => this.lifetime.terminate(), this.diagnostics.diagnose);
+  }
+
+  /** The stack config (the dynamic provider's configure(req), the plugin's Configure) and the environment. */
+  configure(config: { get(key: string): string | undefined }, env: NodeJS.ProcessEnv = process.env): void {
+    this.connections.configure(config, env);
+  }
+
+  /**
+   * The context of an operation on the account `connection` reaches (the provider's own when undefined), ended by
+   * `signal` (by default the operation's deadline or Cancel).
+   */
+  contextFor(connection: ConnectionInput | undefined, signal: AbortSignal = this.lifetime.signal()): OperationContext {
+    const client = this.connections.clientFor(connection);
+    return {
+      client,
+      signal,
+      serverNowMs: () => this.connections.serverNowMs(client),
+      log: this.diagnostics.diagnose,
+      accountName: this.accountNameOf(connection),
+      ledger: this.ledger,
+    };
+  }
+
+  /** The account `connection` reaches, as a message names it: partner and host, never a URL's userinfo. */
+  accountNameOf(connection: ConnectionInput | undefined): string {
+    const account = this.connections.accountOf(connection);
+    return account ? `partner ${account.partnerId} at ${stripUserinfo(account.baseUrl)}` : "the configured account";
+  }
+
+  /** Cancel every operation in flight and every later one (the plugin's Cancel). */
+  cancel(): void {
+    this.lifetime.cancel();
+  }
+
+  /** Closes the session's clients (a test's end; a process that exits need not). */
+  close(): Promise<void> {
+    return this.connections.close();
+  }
+}
