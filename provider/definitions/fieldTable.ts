@@ -42,7 +42,14 @@ export function fieldTable(definitions: readonly ResourceDefinition[]): Record<s
 }
 
 export function fieldTableModule(definitions: readonly ResourceDefinition[]): string {
-  const table = JSON.stringify(fieldTable(definitions), null, 2);
+  // One line per column: the rows of resources that share fields stay short and apart.
+  const rows = Object.entries(fieldTable(definitions)).map(
+    ([type, row]) =>
+      `  ${JSON.stringify(type)}: {\n${Object.entries(row)
+        .map(([column, value]) => `    ${JSON.stringify(column)}: ${JSON.stringify(value)},`)
+        .join("\n")}\n  },`,
+  );
+  const table = `{\n${rows.join("\n")}\n}`;
   return `// Generated from provider/definitions by \`npm run generate\`: do not edit.
 export const FIELD_TABLE = ${table} as const;
 

@@ -2,121 +2,28 @@
 export const FIELD_TABLE = {
   "AppToken": {
     "kind": "appToken",
-    "inputs": [
-      "hashType",
-      "sessionType",
-      "sessionDuration",
-      "sessionPrivileges",
-      "sessionUserId",
-      "description",
-      "expiry",
-      "keepers",
-      "adoptId",
-      "connection"
-    ],
-    "outputs": [
-      "tokenId",
-      "token",
-      "partnerId",
-      "status",
-      "createdAt",
-      "updatedAt"
-    ],
-    "secrets": [
-      "connection",
-      "token"
-    ],
+    "inputs": ["hashType","sessionType","sessionDuration","sessionPrivileges","sessionUserId","description","expiry","keepers","adoptId","connection"],
+    "outputs": ["tokenId","token","partnerId","status","createdAt","updatedAt"],
+    "secrets": ["connection","token"],
     "deprecated": {},
-    "required": []
+    "required": [],
   },
   "HttpNotificationTemplate": {
     "kind": "httpNotificationTemplate",
-    "inputs": [
-      "systemTemplateId",
-      "systemTemplateName",
-      "event",
-      "name",
-      "systemName",
-      "description",
-      "url",
-      "method",
-      "signSecret",
-      "secureHashingAlgo",
-      "active",
-      "adoptId",
-      "connection"
-    ],
-    "outputs": [
-      "templateId",
-      "partnerId",
-      "sourceTemplateId",
-      "status",
-      "eventType",
-      "eventObjectType",
-      "createdAt",
-      "updatedAt"
-    ],
-    "secrets": [
-      "signSecret",
-      "connection"
-    ],
-    "deprecated": {
-      "systemTemplateId": "A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them)."
-    },
-    "required": [
-      "name",
-      "url",
-      "signSecret"
-    ]
+    "inputs": ["systemTemplateId","systemTemplateName","event","name","systemName","description","url","method","signSecret","secureHashingAlgo","active","adoptId","connection"],
+    "outputs": ["templateId","partnerId","sourceTemplateId","status","eventType","eventObjectType","createdAt","updatedAt"],
+    "secrets": ["signSecret","connection"],
+    "deprecated": {"systemTemplateId":"A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them)."},
+    "required": ["name","url","signSecret"],
   },
   "EmailNotificationTemplate": {
     "kind": "emailNotificationTemplate",
-    "inputs": [
-      "systemTemplateId",
-      "systemTemplateName",
-      "event",
-      "name",
-      "systemName",
-      "description",
-      "subject",
-      "body",
-      "format",
-      "fromEmail",
-      "fromName",
-      "to",
-      "cc",
-      "bcc",
-      "replyTo",
-      "priority",
-      "contentParameters",
-      "active",
-      "adoptId",
-      "connection"
-    ],
-    "outputs": [
-      "templateId",
-      "partnerId",
-      "sourceTemplateId",
-      "status",
-      "eventType",
-      "eventObjectType",
-      "createdAt",
-      "updatedAt"
-    ],
-    "secrets": [
-      "connection"
-    ],
-    "deprecated": {
-      "systemTemplateId": "A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them)."
-    },
-    "required": [
-      "name",
-      "subject",
-      "body",
-      "fromEmail",
-      "to"
-    ]
-  }
+    "inputs": ["systemTemplateId","systemTemplateName","event","name","systemName","description","subject","body","format","fromEmail","fromName","to","cc","bcc","replyTo","priority","contentParameters","active","adoptId","connection"],
+    "outputs": ["templateId","partnerId","sourceTemplateId","status","eventType","eventObjectType","createdAt","updatedAt"],
+    "secrets": ["connection"],
+    "deprecated": {"systemTemplateId":"A system template's id differs between accounts (dev, prod): choose it by event or systemTemplateName, the same in every account (getSystemTemplates lists them)."},
+    "required": ["name","subject","body","fromEmail","to"],
+  },
 } as const;
 
 export type ResourceType = keyof typeof FIELD_TABLE;
