@@ -97,32 +97,35 @@ const all = inputsSchema(inputs);
 export type AppTokenInputs = z.output<typeof all>;
 /** What a program may pass (before defaults): the resource's Args are derived from it. */
 export type AppTokenProgramInputs = z.input<typeof all>;
+/** The state: every input and output (the mapper below is checked against both tables). */
+export type AppTokenOutputs = ReturnType<typeof appTokenOutputs>;
 
 const checkedState = stateChecker(inputs, outputs);
 
 /** The outputs of an AppToken: every AppToken field, plus the inputs that have no server counterpart. */
 export function appTokenOutputs(token: AppTokenRecord, carried: Pick<AppTokenInputs, "keepers" | "adoptId" | "connection">, previousToken?: unknown) {
-  return checkedState(plain({
-    tokenId: token.id,
-    // The value is returned on add and to the account admin on get; otherwise keep the value we already hold.
-    token: token.token ?? (typeof previousToken === "string" ? previousToken : undefined),
-    partnerId: token.partnerId,
-    status: token.status,
-    hashType: token.hashType,
-    sessionType: sessionTypeName(token.sessionType),
-    sessionDuration: token.sessionDuration,
-    sessionPrivileges: token.sessionPrivileges ?? "",
-    sessionUserId: token.sessionUserId ?? "",
-    description: token.description ?? "",
-    expiry: token.expiry,
-    createdAt: token.createdAt,
-    updatedAt: token.updatedAt,
-    keepers: carried.keepers,
-    adoptId: carried.adoptId,
-    connection: carried.connection,
-  }));
+  return checkedState(
+    plain({
+      tokenId: token.id,
+      // The value is returned on add and to the account admin on get; otherwise keep the value we already hold.
+      token: token.token ?? (typeof previousToken === "string" ? previousToken : undefined),
+      partnerId: token.partnerId,
+      status: token.status,
+      hashType: token.hashType,
+      sessionType: sessionTypeName(token.sessionType),
+      sessionDuration: token.sessionDuration,
+      sessionPrivileges: token.sessionPrivileges ?? "",
+      sessionUserId: token.sessionUserId ?? "",
+      description: token.description ?? "",
+      expiry: token.expiry,
+      createdAt: token.createdAt,
+      updatedAt: token.updatedAt,
+      keepers: carried.keepers,
+      adoptId: carried.adoptId,
+      connection: carried.connection,
+    }),
+  );
 }
-export type AppTokenOutputs = ReturnType<typeof appTokenOutputs>;
 
 export const appToken = defineResource<AppTokenInputs, AppTokenOutputs>({
   type: "AppToken",
@@ -179,7 +182,7 @@ export const pipelineToken = pipeline.token; // a secret`,
     return appTokenOutputs(token, news, olds.token);
   },
 
-  async delete({ client, signal }, id, state) {
+  async delete({ client, signal }, id) {
     await unlessGone(() => client.appTokens.delete(id, { signal })); // already gone counts as deleted
   },
 

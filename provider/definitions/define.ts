@@ -75,8 +75,7 @@ export function stateChecker<I extends Record<string, InputField>, O extends Rec
 }
 
 /** The input keys whose change applies as `change` says, as a type. */
-export type KeysWithChange<I extends Record<string, InputField>, C extends Change> = { [K in keyof I]: C extends I[K]["change"] ? K : never }[keyof I] &
-  string;
+export type KeysWithChange<I extends Record<string, InputField>, C extends Change> = { [K in keyof I]: C extends I[K]["change"] ? K : never }[keyof I] & string;
 
 /** The input keys whose change applies as `change` says, in the table's order. */
 export function keysWithChange<I extends Record<string, InputField>, C extends Change>(inputs: I, change: C): KeysWithChange<I, C>[] {

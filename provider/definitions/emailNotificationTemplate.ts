@@ -23,7 +23,7 @@ import { plain, sameValue } from "../core/diff";
 import { ProviderError, unlessGone } from "../core/errors";
 import { defineResource, inputsSchema, stateChecker } from "./define";
 import { EmailFormatName, EmailPriorityName, Parameter, Recipient } from "./schemaTypes";
-import { type TemplateTexts, templateInputFields, templateOperations, templateOutputFields, templateState } from "./templateBase";
+import { type TemplateTexts, templateInputFields, templateDefinition, templateOutputFields, templateState } from "./templateBase";
 import { nameOf } from "./templateSelection";
 
 const recipients = (what: string) => z.array(Recipient).max(EMAIL_LIMITS.recipients, `expected at most ${EMAIL_LIMITS.recipients} ${what}`);
@@ -81,8 +81,12 @@ const inputs = templateInputFields(texts, {
     example: [{ email: "editors@example.com", name: "Editors" }],
   },
   cc: optionalRecipients("cc recipients", "Copied: a list of {email, name?}, at most 50.", [{ email: "lead@example.com" }]),
-  bcc: optionalRecipients("bcc recipients", "Blind-copied (in the SMTP envelope only): a list of {email, name?}, at most 50.", [{ email: "audit@example.com" }]),
-  replyTo: optionalRecipients("reply-to addresses", "Where replies go: a list of {email, name?}, at most 50.", [{ email: "video-team@example.com", name: "Video team" }]),
+  bcc: optionalRecipients("bcc recipients", "Blind-copied (in the SMTP envelope only): a list of {email, name?}, at most 50.", [
+    { email: "audit@example.com" },
+  ]),
+  replyTo: optionalRecipients("reply-to addresses", "Where replies go: a list of {email, name?}, at most 50.", [
+    { email: "video-team@example.com", name: "Video team" },
+  ]),
   priority: {
     schema: EmailPriorityName.default("NORMAL"),
     typeName: "EmailPriority",
@@ -174,10 +178,9 @@ export const emailNotificationTemplate = defineResource<EmailNotificationTemplat
     { key: "entry_id", value: "{entry.id}" },
   ],
 });`,
-  idDescription: "the template's id",
   inputs,
   outputs,
-  ...templateOperations({
+  ...templateDefinition({
     texts,
     api: (client: SvcClient) => client.emailTemplates,
     listFilter: {},

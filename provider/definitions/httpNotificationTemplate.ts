@@ -12,7 +12,7 @@ import { plain } from "../core/diff";
 import { unlessGone } from "../core/errors";
 import { defineResource, inputsSchema, stateChecker } from "./define";
 import { HttpMethodName, SecureHashingAlgoName } from "./schemaTypes";
-import { type TemplateRecord, type TemplateTexts, templateInputFields, templateOperations, templateOutputFields, templateState } from "./templateBase";
+import { type TemplateRecord, type TemplateTexts, templateInputFields, templateDefinition, templateOutputFields, templateState } from "./templateBase";
 import { nameOf } from "./templateSelection";
 
 /** Friendly event names (the contract's catalog), matched against the system templates' eventType and eventObjectType. */
@@ -101,10 +101,9 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
   url: "https://publishing.example.com/hooks/entry-ready",
   signSecret: config.requireSecret("webhookSigningSecret"),
 });`,
-  idDescription: "the template's id",
   inputs,
   outputs,
-  ...templateOperations({
+  ...templateDefinition({
     texts,
     api: (client: SvcClient) => client.templates,
     listFilter: { typeEqual: TemplateType.HTTP },
@@ -115,7 +114,8 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
     updateFields: cloneFields,
     state: templateOutputs,
     get: (api, id, signal) => unlessGone(() => api.get(id, { signal })),
-    refuseAdoption: (found, id) => (found.type === TemplateType.HTTP ? undefined : `adoptId: template ${id} is of type ${found.type}, expected ${TemplateType.HTTP}`),
+    refuseAdoption: (found, id) =>
+      found.type === TemplateType.HTTP ? undefined : `adoptId: template ${id} is of type ${found.type}, expected ${TemplateType.HTTP}`,
     validate(checked, olds, failures) {
       // A new template needs its signing secret. Only an imported one (whose previous inputs, read from the server,
       // have none: the platform never returns it) may go without, until the program declares one.

@@ -16,8 +16,17 @@ import type { ConnectionInput } from "../core/connectionInput";
 import { plain } from "../core/diff";
 import { PartialCreateError, ProviderError, unlessGone } from "../core/errors";
 import { createWithRecovery } from "../core/recovery";
-import { CONNECTION_FIELD, type InputField, type OutputField, type ResourceDefinition } from "./define";
-import { SYSTEM_TEMPLATE_ID_DEPRECATION, carriedForRead, checkSelectors, chooseSource, eventOf, interruptedClone, keepsSystemName, messageOf } from "./templateSelection";
+import { CONNECTION_FIELD, type Created, type InputField, type OutputField, type ResourceDefinition } from "./define";
+import {
+  SYSTEM_TEMPLATE_ID_DEPRECATION,
+  carriedForRead,
+  checkSelectors,
+  chooseSource,
+  eventOf,
+  interruptedClone,
+  keepsSystemName,
+  messageOf,
+} from "./templateSelection";
 
 /** The words and examples in which the two kinds' shared fields differ. */
 export interface TemplateTexts {
@@ -189,16 +198,18 @@ export interface TemplateKindParts<W extends TemplateTypes, Inputs extends Templ
   validate?: ResourceDefinition["validate"];
 }
 
-type TemplateOperations<Inputs extends Record<string, unknown>, State extends Record<string, unknown>> = Required<
-  Pick<ResourceDefinition<Inputs, State>, "validate" | "deleteBeforeReplace" | "create" | "read" | "update" | "delete" | "list">
+type TemplateDefinitionParts<Inputs extends Record<string, unknown>, State extends Record<string, unknown>> = Required<
+  Pick<ResourceDefinition<Inputs, State>, "idDescription" | "validate" | "deleteBeforeReplace" | "create" | "read" | "update" | "delete" | "list">
 >;
 
-/** The operations of a template definition, from its kind's parts. */
-export function templateOperations<W extends TemplateTypes, Inputs extends TemplateInputsBase & Record<string, unknown>, State extends Record<string, unknown>>(
+/** What every template definition has (its id, its rules, its operations), from its kind's parts. */
+export function templateDefinition<W extends TemplateTypes, Inputs extends TemplateInputsBase & Record<string, unknown>, State extends Record<string, unknown>>(
   parts: TemplateKindParts<W, Inputs, State>,
-): TemplateOperations<Inputs, State> {
+): TemplateDefinitionParts<Inputs, State> {
   const { what, kindName } = parts.texts;
   return {
+    idDescription: "the template's id",
+
     validate(checked, olds, failures) {
       checkSelectors(checked, failures, kindName);
       parts.validate?.(checked, olds, failures);
@@ -211,18 +222,19 @@ export function templateOperations<W extends TemplateTypes, Inputs extends Templ
       const api = parts.api(client);
       const { objects } = await api.listTemplates(parts.listFilter, { pageSize: 500 }, { signal });
       const source = chooseSource(objects as Template<W>[], inputs, kindName);
-      if (typeof inputs.adoptId === "string") return adopt(parts, api, inputs.adoptId, inputs, source.id, signal);
+      const creating: TemplateCreate<W, Inputs, State> = { parts, api, inputs, sourceId: source.id, signal };
+      if (typeof inputs.adoptId === "string") return adopt(creating, inputs.adoptId);
 
       const fields = parts.cloneFields(inputs);
       const clone = await createWithRecovery<Template<W>>(ctx, {
         what,
-        fingerprint: `${accountScope(client)} ${what} ${fields.systemName ?? JSON.stringify([fields.name, contentOf(parts, fields), fields.description])}`,
+        fingerprint: `${accountScope(client)} ${what} ${fields.systemName ?? JSON.stringify([fields.name, contentOf(parts.contentField, fields), fields.description])}`,
         create: () => api.clone(source.id, fields, { signal }) as Promise<Template<W>>,
         find: (since, lookupSignal) => findCloned(parts, api, fields, since, lookupSignal),
         idOf: (t) => t.id,
         propertiesOf: (t) => parts.state(t, inputs, source.id),
       });
-      return finishClone(parts, api, clone, inputs, source.id, signal);
+      return finishClone(creating, clone);
     },
 
     async read({ client, signal }, id, state) {
@@ -258,20 +270,25 @@ export function templateOperations<W extends TemplateTypes, Inputs extends Templ
   };
 }
 
-const contentOf = (parts: { contentField: string }, object: object): unknown => (object as Record<string, unknown>)[parts.contentField];
+const contentOf = (field: string, object: object): unknown => (object as Record<string, unknown>)[field];
+
+/** One create of a template: the kind's parts and client, the checked inputs, the source template, the signal. */
+interface TemplateCreate<W extends TemplateTypes, Inputs extends TemplateInputsBase, State extends Record<string, unknown>> {
+  parts: TemplateKindParts<W, Inputs, State>;
+  api: Api<W>;
+  inputs: Inputs;
+  sourceId: string;
+  signal: AbortSignal;
+}
 
 /**
  * Brings a fresh clone to the declared state: the kind's steps, then activation (unless declared inactive). On
  * failure the clone is removed, or recorded as a partial failure when even that fails.
  */
-async function finishClone<W extends TemplateTypes, Inputs extends TemplateInputsBase, State extends Record<string, unknown>>(
-  parts: TemplateKindParts<W, Inputs, State>,
-  api: Api<W>,
+async function finishClone<W extends TemplateTypes, I extends TemplateInputsBase, S extends Record<string, unknown>>(
+  { parts, api, inputs, sourceId, signal }: TemplateCreate<W, I, S>,
   clone: Template<W>,
-  inputs: Inputs,
-  sourceId: string,
-  signal: AbortSignal,
-): Promise<{ id: string; outs: State }> {
+): Promise<Created<S>> {
   const { what } = parts.texts;
   const What = capitalized(what);
   let template = clone;
@@ -304,14 +321,14 @@ const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(
  * the account, filtered on the server), else by name, the kind's content field and description. Deleted templates
  * and system templates (partner 0) are never candidates.
  */
-async function findCloned<W extends TemplateTypes, Inputs extends TemplateInputsBase, State extends Record<string, unknown>>(
-  parts: TemplateKindParts<W, Inputs, State>,
+async function findCloned<W extends TemplateTypes>(
+  { listFilter, contentField }: { listFilter: W["filter"]; contentField: string },
   api: Api<W>,
   fields: CloneBasics,
   sinceSec: number,
   signal: AbortSignal,
 ): Promise<Template<W>[]> {
-  const filter = fields.systemName ? { ...parts.listFilter, systemNameEqual: fields.systemName } : parts.listFilter;
+  const filter = fields.systemName ? { ...listFilter, systemNameEqual: fields.systemName } : listFilter;
   const candidates = (await api.iterate(filter, { signal, pageSize: 500 }).toArray()) as Template<W>[];
   return candidates.filter(
     (t) =>
@@ -320,19 +337,15 @@ async function findCloned<W extends TemplateTypes, Inputs extends TemplateInputs
       t.createdAt >= sinceSec &&
       (fields.systemName
         ? t.systemName === fields.systemName
-        : t.name === fields.name && contentOf(parts, t) === contentOf(parts, fields) && (t.description ?? "") === (fields.description ?? "")),
+        : t.name === fields.name && contentOf(contentField, t) === contentOf(contentField, fields) && (t.description ?? "") === (fields.description ?? "")),
   );
 }
 
 /** Adopt an existing template: verified and read, never duplicated; its fields converge to the inputs. */
-async function adopt<W extends TemplateTypes, Inputs extends TemplateInputsBase, State extends Record<string, unknown>>(
-  parts: TemplateKindParts<W, Inputs, State>,
-  api: Api<W>,
+async function adopt<W extends TemplateTypes, I extends TemplateInputsBase, S extends Record<string, unknown>>(
+  { parts, api, inputs, sourceId, signal }: TemplateCreate<W, I, S>,
   id: string,
-  inputs: Inputs,
-  sourceId: string,
-  signal: AbortSignal,
-): Promise<{ id: string; outs: State }> {
+): Promise<Created<S>> {
   const found = await parts.get(api, id, signal);
   if (!found || found.status === TemplateStatus.DELETED) throw new ProviderError(`adoptId: ${parts.texts.what} ${id} was not found; nothing was created`);
   const refusal = parts.refuseAdoption(found, id);
