@@ -7,12 +7,12 @@
 import { z } from "zod";
 import type { SvcClient } from "../../sdk";
 import { EVENTS, type EventKey } from "../../contract/events";
-import { HttpMethod, SecureHashingAlgo, TemplateType, WebhookUrl } from "../../contract/platform";
+import { type EventNotificationTemplate, HttpMethod, SecureHashingAlgo, TemplateType, WebhookUrl } from "../../contract/platform";
 import { plain } from "../core/diff";
 import { unlessGone } from "../core/errors";
 import { defineResource, inputsSchema, stateChecker } from "./define";
 import { HttpMethodName, SecureHashingAlgoName } from "./schemaTypes";
-import { type TemplateRecord, type TemplateTexts, templateInputFields, templateDefinition, templateOutputFields, templateState } from "./templateBase";
+import { type TemplateTexts, templateInputFields, templateDefinition, templateOutputFields, templateState } from "./templateBase";
 import { nameOf } from "./templateSelection";
 
 /** Friendly event names (the contract's catalog), matched against the system templates' eventType and eventObjectType. */
@@ -73,7 +73,7 @@ type CarriedInputs = Pick<HttpNotificationTemplateInputs, "systemTemplateId" | "
 const checkedState = stateChecker(inputs, outputs);
 
 /** Outputs: the server's record, with the write-once signSecret kept from the inputs (never read back). */
-export function templateOutputs(template: TemplateRecord & HttpRecordFields, carried: Partial<CarriedInputs>, sourceTemplateId: string | undefined) {
+export function templateOutputs(template: EventNotificationTemplate, carried: Partial<CarriedInputs>, sourceTemplateId: string | undefined) {
   return checkedState(
     templateState(template, carried, sourceTemplateId, {
       url: template.url,
@@ -84,8 +84,6 @@ export function templateOutputs(template: TemplateRecord & HttpRecordFields, car
   );
 }
 export type TemplateOutputs = ReturnType<typeof templateOutputs>;
-
-type HttpRecordFields = { url?: string; method?: number; secureHashingAlgo?: number };
 
 export const httpNotificationTemplate = defineResource<HttpNotificationTemplateInputs, TemplateOutputs>({
   type: "HttpNotificationTemplate",
@@ -110,7 +108,7 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
     contentField: "url",
     finishing: "activating",
     cloneFields,
-    // Every field, the write-once secret included: the platform cannot tell which of them changed.
+    // An update sends every field, as the clone does (the write-once secret included).
     updateFields: cloneFields,
     state: templateOutputs,
     get: (api, id, signal) => unlessGone(() => api.get(id, { signal })),
