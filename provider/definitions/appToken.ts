@@ -10,7 +10,7 @@ import { ProviderError, unlessGone } from "../core/errors";
 import { accountScope } from "../core/accountScope";
 import { createWithRecovery } from "../core/recovery";
 import { isUnknown } from "../core/unknowns";
-import { CONNECTION_FIELD, defineResource, inputsSchema, keysWithChange, type OutputField, stateChecker } from "./define";
+import { CONNECTION_FIELD, defineResource, keysWithChange, type OutputField, stateChecker, type CheckedInputsOf, type ProgramInputsOf } from "./define";
 import { SessionTypeName } from "./schemaTypes";
 
 export { SessionTypeName };
@@ -92,11 +92,8 @@ const outputs = {
   updatedAt: { type: "integer", description: "Time of the last change, unix seconds.", example: 1795000000 },
 } as const satisfies Record<string, OutputField>;
 
-const all = inputsSchema(inputs);
-/** The checked inputs (defaults filled in): what create and update receive. */
-export type AppTokenInputs = z.output<typeof all>;
-/** What a program may pass (before defaults): the resource's Args are derived from it. */
-export type AppTokenProgramInputs = z.input<typeof all>;
+export type AppTokenInputs = CheckedInputsOf<typeof inputs>;
+export type AppTokenProgramInputs = ProgramInputsOf<typeof inputs>;
 /** The state: every input and output (the mapper below is checked against both tables). */
 export type AppTokenOutputs = ReturnType<typeof appTokenOutputs>;
 

@@ -159,8 +159,15 @@ export const CONNECTION_FIELD = {
   example: { partnerId: 102 },
 } as const satisfies InputField;
 
+/** The zod object of a definition's inputs table, as a type. */
+type InputsObject<T extends Record<string, { schema: z.ZodType }>> = z.ZodObject<{ [K in keyof T]: T[K]["schema"] }>;
+/** The checked inputs of a table (defaults filled in): what create and update receive. */
+export type CheckedInputsOf<T extends Record<string, { schema: z.ZodType }>> = z.output<InputsObject<T>>;
+/** What a program may pass to a table's inputs (before defaults): a resource's Args are derived from it. */
+export type ProgramInputsOf<T extends Record<string, { schema: z.ZodType }>> = z.input<InputsObject<T>>;
+
 /** The zod object of a definition's inputs (its types: what a program may pass, what check returns). */
-export function inputsSchema<T extends Record<string, { schema: z.ZodType }>>(inputs: T): z.ZodObject<{ [K in keyof T]: T[K]["schema"] }> {
+export function inputsSchema<T extends Record<string, { schema: z.ZodType }>>(inputs: T): InputsObject<T> {
   return z.object(Object.fromEntries(Object.entries(inputs).map(([key, field]) => [key, field.schema]))) as never;
 }
 

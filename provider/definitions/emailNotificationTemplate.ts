@@ -21,7 +21,7 @@ import {
 import { type SvcClient, SvcResponseError } from "../../sdk";
 import { plain, sameValue } from "../core/diff";
 import { ProviderError, unlessGone } from "../core/errors";
-import { defineResource, inputsSchema, stateChecker } from "./define";
+import { defineResource, stateChecker, type CheckedInputsOf, type ProgramInputsOf } from "./define";
 import { EmailFormatName, EmailPriorityName, Parameter, Recipient } from "./schemaTypes";
 import { type TemplateTexts, templateInputFields, templateDefinition, templateOutputFields, templateState } from "./templateBase";
 import { nameOf } from "./templateSelection";
@@ -109,11 +109,10 @@ const inputs = templateInputFields(texts, {
 } as const);
 const outputs = templateOutputFields(texts);
 
-const all = inputsSchema(inputs);
-/** The checked inputs (defaults filled in): what create and update receive. */
-export type EmailNotificationTemplateInputs = z.output<typeof all>;
-/** What a program may pass (before defaults): the resource's Args are derived from it. */
-export type EmailNotificationTemplateProgramInputs = z.input<typeof all>;
+export type EmailNotificationTemplateInputs = CheckedInputsOf<typeof inputs>;
+export type EmailNotificationTemplateProgramInputs = ProgramInputsOf<typeof inputs>;
+/** The state: every input and output (the mapper below is checked against both tables). */
+export type EmailTemplateOutputs = ReturnType<typeof emailTemplateOutputs>;
 export type EmailRecipientInput = z.output<typeof Recipient>;
 export type ContentParameterInput = z.output<typeof Parameter>;
 
@@ -153,7 +152,6 @@ export function emailTemplateOutputs(template: EmailTemplate, carried: Partial<C
     }),
   );
 }
-export type EmailTemplateOutputs = ReturnType<typeof emailTemplateOutputs>;
 
 export const emailNotificationTemplate = defineResource<EmailNotificationTemplateInputs, EmailTemplateOutputs>({
   type: "EmailNotificationTemplate",

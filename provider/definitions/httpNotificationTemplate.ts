@@ -10,7 +10,7 @@ import { EVENTS, type EventKey } from "../../contract/events";
 import { type EventNotificationTemplate, HttpMethod, SecureHashingAlgo, TemplateType, WebhookUrl } from "../../contract/platform";
 import { plain } from "../core/diff";
 import { unlessGone } from "../core/errors";
-import { defineResource, inputsSchema, stateChecker } from "./define";
+import { defineResource, stateChecker, type CheckedInputsOf, type ProgramInputsOf } from "./define";
 import { HttpMethodName, SecureHashingAlgoName } from "./schemaTypes";
 import { type TemplateTexts, templateInputFields, templateDefinition, templateOutputFields, templateState } from "./templateBase";
 import { nameOf } from "./templateSelection";
@@ -61,11 +61,10 @@ const inputs = templateInputFields(texts, {
 } as const);
 const outputs = templateOutputFields(texts);
 
-const all = inputsSchema(inputs);
-/** The checked inputs (defaults filled in): what create and update receive. */
-export type HttpNotificationTemplateInputs = z.output<typeof all>;
-/** What a program may pass (before defaults): the resource's Args are derived from it. */
-export type HttpNotificationTemplateProgramInputs = z.input<typeof all>;
+export type HttpNotificationTemplateInputs = CheckedInputsOf<typeof inputs>;
+export type HttpNotificationTemplateProgramInputs = ProgramInputsOf<typeof inputs>;
+/** The state: every input and output (the mapper below is checked against both tables). */
+export type TemplateOutputs = ReturnType<typeof templateOutputs>;
 
 /** The input-only fields the outputs carry through from the inputs. */
 type CarriedInputs = Pick<HttpNotificationTemplateInputs, "systemTemplateId" | "systemTemplateName" | "event" | "signSecret" | "adoptId" | "connection">;
@@ -83,7 +82,6 @@ export function templateOutputs(template: EventNotificationTemplate, carried: Pa
     }),
   );
 }
-export type TemplateOutputs = ReturnType<typeof templateOutputs>;
 
 export const httpNotificationTemplate = defineResource<HttpNotificationTemplateInputs, TemplateOutputs>({
   type: "HttpNotificationTemplate",
