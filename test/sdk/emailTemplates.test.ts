@@ -131,9 +131,7 @@ describe("one client of the template service", () => {
     expect(client.templates).toBeInstanceOf(EventNotificationTemplates);
     expect(client.emailTemplates).toBeInstanceOf(EventNotificationTemplates);
     expect(EmailNotificationTemplates).toBe(EventNotificationTemplates);
-    await expect(client.templates.clone("3", { name: "hook", url: "https://example.com/hook" })).rejects.toThrow(
-      /^templates\.clone: signSecret is required/,
-    );
+    await expect(client.templates.clone("3", { name: "hook", url: "https://example.com/hook" })).rejects.toThrow(/^templates\.clone: signSecret is required/);
     await expect(client.emailTemplates.updateStatus("", 2)).rejects.toThrow(/^emailTemplates\.updateStatus: id: must be a non-empty string/);
     await expect(client.templates.list({ pageSize: 5 } as never)).rejects.toThrow(/^templates\.list: filter: unknown field\(s\) "pageSize"/);
   });
