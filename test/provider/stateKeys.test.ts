@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import type { OperationContext } from "../../provider/core/operationContext";
+import { ProviderSession } from "../../provider/core/providerSession";
 import { fieldsOf, inputsSchema } from "../../provider/definitions/define";
 import { DEFINITIONS } from "../../provider/definitions";
-import { SvcClient } from "../../sdk";
 
 /** A program of each resource, setting as many inputs as may be set together. */
 const PROGRAMS: Record<string, Record<string, unknown>> = {
@@ -34,16 +34,22 @@ const PROGRAMS: Record<string, Record<string, unknown>> = {
 };
 
 describe("every definition's state has exactly its tables' keys", () => {
+  const session = new ProviderSession();
   let emulator: RunningEmulator;
   let ctx: OperationContext;
 
   beforeAll(async () => {
     emulator = await startEmulator({ quiet: true });
-    const client = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
-    ctx = { client, signal: new AbortController().signal, serverNowMs: () => undefined, log: () => {}, accountName: "the emulator's account" };
+    const values: Record<string, string> = {
+      "svc:baseUrl": emulator.baseUrl,
+      "svc:partnerId": String(emulator.partnerId),
+      "svc:adminSecret": emulator.adminSecret,
+    };
+    session.configure({ get: (key) => values[key] });
+    ctx = session.contextFor(undefined);
   });
   afterAll(async () => {
-    await ctx.client.close();
+    await session.close();
     await emulator.close();
   });
 
