@@ -6,13 +6,14 @@
  */
 export { SvcClient, ClientSessions, type SvcClientOptions } from "./svcClient";
 export { AppTokens, type StartAppTokenSessionInput } from "./platform/appTokens";
-export { EventNotificationTemplates } from "./platform/eventNotificationTemplates";
+export { EventNotificationTemplates, EmailNotificationTemplates } from "./platform/eventNotificationTemplates";
 export {
-  EmailNotificationTemplates,
   EmailNotificationTemplateListResponse,
   type EmailTemplateFilter,
+  type EmailTemplateTypes,
   type EmailTemplateUpdateInput,
-} from "./platform/emailTemplates";
+  type HttpTemplateTypes,
+} from "./platform/templateKinds";
 export {
   EmailFormat,
   EmailNotificationTemplate,

@@ -8,8 +8,8 @@ import type { SessionHandle, SessionManager } from "./auth/sessionManager";
 import { type CallOptions, HttpTransport, type TransportEvent } from "./transport";
 import type { RetryTuning } from "./transport/options";
 import { AppTokens } from "./platform/appTokens";
-import { EmailNotificationTemplates } from "./platform/emailTemplates";
 import { EventNotificationTemplates } from "./platform/eventNotificationTemplates";
+import { EMAIL_TEMPLATES, type EmailTemplateTypes, HTTP_TEMPLATES } from "./platform/templateKinds";
 import { multirequest, type MultiRequestEntry, type MultiRequestResult } from "./platform/multirequest";
 import { PlatformApi } from "./platform/platformApi";
 import { PlatformWire } from "./platform/platformWire";
@@ -91,9 +91,10 @@ export class SvcClient {
   readonly partnerId: number;
   readonly baseUrl: string;
   readonly appTokens: AppTokens;
+  /** Event notification templates: the HTTP kind (its lists cover every kind unless filtered). */
   readonly templates: EventNotificationTemplates;
-  /** Email notification templates: the same service, typed for the email kind. */
-  readonly emailTemplates: EmailNotificationTemplates;
+  /** Email notification templates: the same client of the same service, typed for the email kind. */
+  readonly emailTemplates: EventNotificationTemplates<EmailTemplateTypes>;
   readonly sessions: ClientSessions;
   private readonly api: PlatformApi;
   private readonly transport: HttpTransport;
@@ -122,8 +123,8 @@ export class SvcClient {
     const manager = createSessionManager(auth, { partnerId: this.partnerId, sessions: sessionService, wire });
     this.api = new PlatformApi(wire, manager);
     this.appTokens = new AppTokens(this.api);
-    this.templates = new EventNotificationTemplates(this.api);
-    this.emailTemplates = new EmailNotificationTemplates(this.api);
+    this.templates = new EventNotificationTemplates(this.api, HTTP_TEMPLATES);
+    this.emailTemplates = new EventNotificationTemplates(this.api, EMAIL_TEMPLATES);
     this.sessions = new ClientSessions(manager, sessionService);
   }
 

@@ -10,7 +10,7 @@ import { ProviderError, unlessGone } from "../core/errors";
 import { accountScope } from "../core/accountScope";
 import { createWithRecovery } from "../core/recovery";
 import { isUnknown } from "../core/unknowns";
-import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
+import { CONNECTION_FIELD, defineResource, keysWithChange, type OutputField, stateChecker, type CheckedInputsOf, type ProgramInputsOf } from "./define";
 import { SessionTypeName } from "./schemaTypes";
 
 export { SessionTypeName };
@@ -77,35 +77,52 @@ const inputs = {
   connection: CONNECTION_FIELD,
 } as const;
 
-const all = inputsSchema(inputs);
-/** The checked inputs (defaults filled in): what create and update receive. */
-export type AppTokenInputs = z.output<typeof all>;
-/** What a program may pass (before defaults): the resource's Args are derived from it. */
-export type AppTokenProgramInputs = z.input<typeof all>;
+const outputs = {
+  tokenId: { type: "string", description: "The platform's id of the token (also the resource id).", example: "0_ab12cd34" },
+  token: {
+    type: "string",
+    secret: true,
+    optional: true,
+    description: "The token value: a secret. Present after create, and after reads by the account admin.",
+    example: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+  },
+  partnerId: { type: "integer", description: "The account (partner) the token belongs to.", example: 101 },
+  status: { type: "integer", description: "1 disabled, 2 active, 3 deleted.", example: 2 },
+  createdAt: { type: "integer", description: "Creation time, unix seconds.", example: 1795000000 },
+  updatedAt: { type: "integer", description: "Time of the last change, unix seconds.", example: 1795000000 },
+} as const satisfies Record<string, OutputField>;
+
+export type AppTokenInputs = CheckedInputsOf<typeof inputs>;
+export type AppTokenProgramInputs = ProgramInputsOf<typeof inputs>;
+/** The state: every input and output (the mapper below is checked against both tables). */
+export type AppTokenOutputs = ReturnType<typeof appTokenOutputs>;
+
+const checkedState = stateChecker(inputs, outputs);
 
 /** The outputs of an AppToken: every AppToken field, plus the inputs that have no server counterpart. */
 export function appTokenOutputs(token: AppTokenRecord, carried: Pick<AppTokenInputs, "keepers" | "adoptId" | "connection">, previousToken?: unknown) {
-  return plain({
-    tokenId: token.id,
-    // The value is returned on add and to the account admin on get; otherwise keep the value we already hold.
-    token: token.token ?? (typeof previousToken === "string" ? previousToken : undefined),
-    partnerId: token.partnerId,
-    status: token.status,
-    hashType: token.hashType,
-    sessionType: sessionTypeName(token.sessionType),
-    sessionDuration: token.sessionDuration,
-    sessionPrivileges: token.sessionPrivileges ?? "",
-    sessionUserId: token.sessionUserId ?? "",
-    description: token.description ?? "",
-    expiry: token.expiry,
-    createdAt: token.createdAt,
-    updatedAt: token.updatedAt,
-    keepers: carried.keepers,
-    adoptId: carried.adoptId,
-    connection: carried.connection,
-  });
+  return checkedState(
+    plain({
+      tokenId: token.id,
+      // The value is returned on add and to the account admin on get; otherwise keep the value we already hold.
+      token: token.token ?? (typeof previousToken === "string" ? previousToken : undefined),
+      partnerId: token.partnerId,
+      status: token.status,
+      hashType: token.hashType,
+      sessionType: sessionTypeName(token.sessionType),
+      sessionDuration: token.sessionDuration,
+      sessionPrivileges: token.sessionPrivileges ?? "",
+      sessionUserId: token.sessionUserId ?? "",
+      description: token.description ?? "",
+      expiry: token.expiry,
+      createdAt: token.createdAt,
+      updatedAt: token.updatedAt,
+      keepers: carried.keepers,
+      adoptId: carried.adoptId,
+      connection: carried.connection,
+    }),
+  );
 }
-export type AppTokenOutputs = ReturnType<typeof appTokenOutputs>;
 
 export const appToken = defineResource<AppTokenInputs, AppTokenOutputs>({
   type: "AppToken",
@@ -122,20 +139,7 @@ export const appToken = defineResource<AppTokenInputs, AppTokenOutputs>({
 export const pipelineToken = pipeline.token; // a secret`,
   idDescription: "the app token's id, like 0_ab12cd34",
   inputs,
-  outputs: {
-    tokenId: { type: "string", description: "The platform's id of the token (also the resource id).", example: "0_ab12cd34" },
-    token: {
-      type: "string",
-      secret: true,
-      optional: true,
-      description: "The token value: a secret. Present after create, and after reads by the account admin.",
-      example: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-    },
-    partnerId: { type: "integer", description: "The account (partner) the token belongs to.", example: 101 },
-    status: { type: "integer", description: "1 disabled, 2 active, 3 deleted.", example: 2 },
-    createdAt: { type: "integer", description: "Creation time, unix seconds.", example: 1795000000 },
-    updatedAt: { type: "integer", description: "Time of the last change, unix seconds.", example: 1795000000 },
-  },
+  outputs,
 
   validate(checked, olds, failures) {
     const expiry = checked.expiry;
@@ -175,7 +179,7 @@ export const pipelineToken = pipeline.token; // a secret`,
     return appTokenOutputs(token, news, olds.token);
   },
 
-  async delete({ client, signal }, id, state) {
+  async delete({ client, signal }, id) {
     await unlessGone(() => client.appTokens.delete(id, { signal })); // already gone counts as deleted
   },
 
@@ -200,9 +204,11 @@ function creationFields(inputs: AppTokenInputs) {
   return { hashType, sessionType: SessionType[sessionType], sessionDuration, sessionPrivileges, sessionUserId, description, expiry };
 }
 
+/** The fields an update sends: the inputs whose change applies in place (the wire orders them by its own schema). */
+const IN_PLACE = keysWithChange(inputs, "inPlace");
+
 function inPlaceFields(inputs: AppTokenInputs) {
-  const { description, sessionDuration, sessionPrivileges, sessionUserId } = inputs;
-  return { description, sessionDuration, sessionPrivileges, sessionUserId };
+  return Object.fromEntries(IN_PLACE.map((key) => [key, inputs[key]])) as Pick<AppTokenInputs, (typeof IN_PLACE)[number]>;
 }
 
 /**

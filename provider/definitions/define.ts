@@ -49,6 +49,39 @@ export interface OutputField {
   example: unknown;
 }
 
+/** The TypeScript type of an output of each table type. */
+interface OutputValues {
+  string: string;
+  integer: number;
+  boolean: boolean;
+  object: object;
+  array: unknown[];
+}
+
+/**
+ * The state a definition's tables describe: every input (of its schema's type) and every output (of its table
+ * type), each possibly absent (a value the connection cannot read, a fact an import cannot know).
+ */
+export type StateOf<I extends Record<string, InputField>, O extends Record<string, OutputField>> = {
+  [K in keyof I | keyof O]: (K extends keyof O ? OutputValues[O[K]["type"]] : K extends keyof I ? z.output<I[K]["schema"]> : never) | undefined;
+};
+
+/**
+ * The check of a definition's output mapper against its tables: returns the state as it is, and compiles only when
+ * it has exactly the tables' keys (a missing one fails, an extra one must be `never`) with values of their types.
+ */
+export function stateChecker<I extends Record<string, InputField>, O extends Record<string, OutputField>>(_inputs: I, _outputs: O) {
+  return <T extends StateOf<I, O>>(state: T & { [K in Exclude<keyof T, keyof I | keyof O>]: never }): T => state;
+}
+
+/** The input keys whose change applies as `change` says, as a type. */
+export type KeysWithChange<I extends Record<string, InputField>, C extends Change> = { [K in keyof I]: C extends I[K]["change"] ? K : never }[keyof I] & string;
+
+/** The input keys whose change applies as `change` says, in the table's order. */
+export function keysWithChange<I extends Record<string, InputField>, C extends Change>(inputs: I, change: C): KeysWithChange<I, C>[] {
+  return Object.keys(inputs).filter((key) => inputs[key]?.change === change) as KeysWithChange<I, C>[];
+}
+
 /** What create returns; read returns the same outputs, or undefined when the object is gone. */
 export interface Created<State> {
   id: string;
@@ -126,8 +159,15 @@ export const CONNECTION_FIELD = {
   example: { partnerId: 102 },
 } as const satisfies InputField;
 
+/** The zod object of a definition's inputs table, as a type. */
+type InputsObject<T extends Record<string, { schema: z.ZodType }>> = z.ZodObject<{ [K in keyof T]: T[K]["schema"] }>;
+/** The checked inputs of a table (defaults filled in): what create and update receive. */
+export type CheckedInputsOf<T extends Record<string, { schema: z.ZodType }>> = z.output<InputsObject<T>>;
+/** What a program may pass to a table's inputs (before defaults): a resource's Args are derived from it. */
+export type ProgramInputsOf<T extends Record<string, { schema: z.ZodType }>> = z.input<InputsObject<T>>;
+
 /** The zod object of a definition's inputs (its types: what a program may pass, what check returns). */
-export function inputsSchema<T extends Record<string, { schema: z.ZodType }>>(inputs: T): z.ZodObject<{ [K in keyof T]: T[K]["schema"] }> {
+export function inputsSchema<T extends Record<string, { schema: z.ZodType }>>(inputs: T): InputsObject<T> {
   return z.object(Object.fromEntries(Object.entries(inputs).map(([key, field]) => [key, field.schema]))) as never;
 }
 
@@ -141,14 +181,13 @@ export function defineResource<Inputs extends Record<string, unknown>, State ext
 /** The lists every consumer derives from a definition. */
 export function fieldsOf(definition: ResourceDefinition) {
   const inputKeys = Object.keys(definition.inputs);
-  const byChange = (change: Change) => inputKeys.filter((key) => definition.inputs[key]?.change === change);
   const secretInputs = inputKeys.filter((key) => definition.inputs[key]?.secret);
   const secretOutputs = Object.keys(definition.outputs).filter((key) => definition.outputs[key]?.secret);
   return {
     inputKeys,
     outputKeys: Object.keys(definition.outputs),
-    inPlace: byChange("inPlace"),
-    replaces: byChange("replace"),
+    inPlace: keysWithChange(definition.inputs, "inPlace"),
+    replaces: keysWithChange(definition.inputs, "replace"),
     secretInputs,
     /** Every secret property of the state (secret inputs are outputs too). */
     secrets: [...secretInputs, ...secretOutputs],

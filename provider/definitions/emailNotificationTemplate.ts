@@ -4,7 +4,7 @@
  * system template only chooses the event: the email (subject, body, sender, recipients, priority, content
  * parameters) is what the program declares, so the state is exactly the program and a refresh shows any hand edit.
  * Recipients are plain lists of {email, name?} here; the wire's recipient-provider objects stay in this file.
- * Everything the platform can update updates in place; a different source template (or adoptId) replaces, deleting
+ * What both kinds do alike is in templateBase.ts. Everything the platform can update updates in place; a different source template (or adoptId) replaces, deleting
  * first when the systemName must stay unique. A failed activation removes the clone, or, if even that fails, records
  * it as a partial failure.
  */
@@ -18,65 +18,35 @@ import {
   emailFieldsShape,
   EMAIL_LIMITS,
 } from "../../contract/emailTemplates";
-import { EVENT_KEYS } from "../../contract/events";
-import { TemplateStatus } from "../../contract/platform";
 import { type SvcClient, SvcResponseError } from "../../sdk";
 import { plain, sameValue } from "../core/diff";
-import { PartialCreateError, ProviderError, unlessGone } from "../core/errors";
-import { accountScope } from "../core/accountScope";
-import { createWithRecovery } from "../core/recovery";
-import { CONNECTION_FIELD, defineResource, inputsSchema } from "./define";
+import { ProviderError, unlessGone } from "../core/errors";
+import { defineResource, stateChecker, type CheckedInputsOf, type ProgramInputsOf } from "./define";
 import { EmailFormatName, EmailPriorityName, Parameter, Recipient } from "./schemaTypes";
-import {
-  SYSTEM_TEMPLATE_ID_DEPRECATION,
-  carriedForRead,
-  checkSelectors,
-  chooseSource,
-  eventOf,
-  interruptedClone,
-  keepsSystemName,
-  messageOf,
-  nameOf,
-} from "./templateSelection";
+import { type TemplateTexts, templateInputFields, templateDefinition, templateOutputFields, templateState } from "./templateBase";
+import { nameOf } from "./templateSelection";
 
 const recipients = (what: string) => z.array(Recipient).max(EMAIL_LIMITS.recipients, `expected at most ${EMAIL_LIMITS.recipients} ${what}`);
 
-const inputs = {
-  systemTemplateId: {
-    schema: z.string().min(1).optional(),
-    change: "replace",
-    description: "The system email template to clone, by id. Exactly one of systemTemplateId, systemTemplateName or event.",
-    example: "202",
-    deprecationMessage: SYSTEM_TEMPLATE_ID_DEPRECATION,
+/** An optional list of recipients (cc, bcc, replyTo): empty by default. */
+const optionalRecipients = (what: string, description: string, example: EmailRecipientInput[]) =>
+  ({ schema: recipients(what).default([]), typeName: "EmailRecipient", change: "inPlace", description, example }) as const;
+
+const texts: TemplateTexts = {
+  what: "email template",
+  kindName: "email",
+  disabledMeans: " (no email is sent)",
+  examples: {
+    systemTemplateId: "202",
+    systemTemplateName: "EMAIL_ENTRY_READY",
+    name: "Tell editors when an entry is ready",
+    systemName: "EDITORS_ENTRY_READY",
+    description: "Editors review new entries",
+    eventType: "5",
   },
-  systemTemplateName: {
-    schema: z.string().min(1).optional(),
-    change: "replace",
-    description: "The system email template to clone, by its system name. Exactly one of systemTemplateId, systemTemplateName or event.",
-    example: "EMAIL_ENTRY_READY",
-  },
-  event: {
-    schema: z.enum(EVENT_KEYS).optional(),
-    change: "replace",
-    description: `The system email template to clone, by the event it reacts to (${EVENT_KEYS.join(", ")}). Exactly one of systemTemplateId, systemTemplateName or event.`,
-    example: "entry.ready",
-  },
-  name: {
-    schema: z.string().min(3, "expected a name of at least 3 characters"),
-    change: "inPlace",
-    description: "The template's name (at least 3 characters).",
-    example: "Tell editors when an entry is ready",
-  },
-  systemName: {
-    schema: z
-      .string()
-      .regex(/^[A-Za-z0-9_.-]{1,100}$/, "expected letters, digits, _ . or -")
-      .optional(),
-    change: "inPlace",
-    description: "Machine name, unique among the account's active templates.",
-    example: "EDITORS_ENTRY_READY",
-  },
-  description: { schema: z.string().default(""), change: "inPlace", description: "What the template is for.", example: "Editors review new entries" },
+};
+
+const inputs = templateInputFields(texts, {
   subject: {
     schema: emailFieldsShape.subject,
     change: "inPlace",
@@ -110,27 +80,13 @@ const inputs = {
     description: "Who the email is sent to: a list of {email, name?}, 1 to 50.",
     example: [{ email: "editors@example.com", name: "Editors" }],
   },
-  cc: {
-    schema: recipients("cc recipients").default([]),
-    typeName: "EmailRecipient",
-    change: "inPlace",
-    description: "Copied: a list of {email, name?}, at most 50.",
-    example: [{ email: "lead@example.com" }],
-  },
-  bcc: {
-    schema: recipients("bcc recipients").default([]),
-    typeName: "EmailRecipient",
-    change: "inPlace",
-    description: "Blind-copied (in the SMTP envelope only): a list of {email, name?}, at most 50.",
-    example: [{ email: "audit@example.com" }],
-  },
-  replyTo: {
-    schema: recipients("reply-to addresses").default([]),
-    typeName: "EmailRecipient",
-    change: "inPlace",
-    description: "Where replies go: a list of {email, name?}, at most 50.",
-    example: [{ email: "video-team@example.com", name: "Video team" }],
-  },
+  cc: optionalRecipients("cc recipients", "Copied: a list of {email, name?}, at most 50.", [{ email: "lead@example.com" }]),
+  bcc: optionalRecipients("bcc recipients", "Blind-copied (in the SMTP envelope only): a list of {email, name?}, at most 50.", [
+    { email: "audit@example.com" },
+  ]),
+  replyTo: optionalRecipients("reply-to addresses", "Where replies go: a list of {email, name?}, at most 50.", [
+    { email: "video-team@example.com", name: "Video team" },
+  ]),
   priority: {
     schema: EmailPriorityName.default("NORMAL"),
     typeName: "EmailPriority",
@@ -150,21 +106,13 @@ const inputs = {
       "What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.",
     example: [{ key: "entry_name", value: "{entry.name}" }],
   },
-  active: { schema: z.boolean().default(true), change: "inPlace", description: "false keeps the template disabled (no email is sent).", example: true },
-  adoptId: {
-    schema: z.string().min(1).optional(),
-    change: "replace",
-    description: "Adopt an existing email template of the account by id instead of cloning (verified and read, never duplicated).",
-    example: "2001",
-  },
-  connection: CONNECTION_FIELD,
-} as const;
+} as const);
+const outputs = templateOutputFields(texts);
 
-const all = inputsSchema(inputs);
-/** The checked inputs (defaults filled in): what create and update receive. */
-export type EmailNotificationTemplateInputs = z.output<typeof all>;
-/** What a program may pass (before defaults): the resource's Args are derived from it. */
-export type EmailNotificationTemplateProgramInputs = z.input<typeof all>;
+export type EmailNotificationTemplateInputs = CheckedInputsOf<typeof inputs>;
+export type EmailNotificationTemplateProgramInputs = ProgramInputsOf<typeof inputs>;
+/** The state: every input and output (the mapper below is checked against both tables). */
+export type EmailTemplateOutputs = ReturnType<typeof emailTemplateOutputs>;
 export type EmailRecipientInput = z.output<typeof Recipient>;
 export type ContentParameterInput = z.output<typeof Parameter>;
 
@@ -184,40 +132,26 @@ const recipientList = (provider: WireRecipients): EmailRecipientInput[] =>
 const recipientProvider = (list: readonly EmailRecipientInput[]) =>
   list.length === 0 ? undefined : { objectType: EMAIL_OBJECT_TYPES.staticRecipients, emailRecipients: list.map(({ email, name }) => plain({ email, name })) };
 
+const checkedState = stateChecker(inputs, outputs);
+
 /** Outputs: the server's record, with recipients as plain lists and enums by name. */
-export function emailTemplateOutputs(template: EmailTemplate, carried: CarriedInputs, sourceTemplateId: string | undefined) {
-  return plain({
-    templateId: template.id,
-    partnerId: template.partnerId,
-    sourceTemplateId,
-    systemTemplateId: carried.systemTemplateId,
-    systemTemplateName: carried.systemTemplateName,
-    event: carried.event,
-    name: template.name,
-    systemName: template.systemName,
-    description: template.description ?? "",
-    subject: template.subject,
-    body: template.body,
-    format: nameOf(EmailFormat, template.format),
-    fromEmail: template.fromEmail,
-    fromName: template.fromName,
-    to: recipientList(template.to),
-    cc: recipientList(template.cc),
-    bcc: recipientList(template.bcc),
-    replyTo: recipientList(template.replyTo),
-    priority: nameOf(EmailPriority, template.priority),
-    contentParameters: (template.contentParameters ?? []).map(({ key, value, description }) => plain({ key, value, description }) as ContentParameterInput),
-    active: template.status === TemplateStatus.ACTIVE,
-    status: template.status,
-    eventType: template.eventType,
-    eventObjectType: template.eventObjectType,
-    createdAt: template.createdAt,
-    updatedAt: template.updatedAt,
-    adoptId: carried.adoptId,
-    connection: carried.connection,
-  });
+export function emailTemplateOutputs(template: EmailTemplate, carried: Partial<CarriedInputs>, sourceTemplateId: string | undefined) {
+  return checkedState(
+    templateState(template, carried, sourceTemplateId, {
+      subject: template.subject,
+      body: template.body,
+      format: nameOf(EmailFormat, template.format),
+      fromEmail: template.fromEmail,
+      fromName: template.fromName,
+      to: recipientList(template.to),
+      cc: recipientList(template.cc),
+      bcc: recipientList(template.bcc),
+      replyTo: recipientList(template.replyTo),
+      priority: nameOf(EmailPriority, template.priority),
+      contentParameters: (template.contentParameters ?? []).map(({ key, value, description }) => plain({ key, value, description }) as ContentParameterInput),
+    }),
+  );
 }
-export type EmailTemplateOutputs = ReturnType<typeof emailTemplateOutputs>;
 
 export const emailNotificationTemplate = defineResource<EmailNotificationTemplateInputs, EmailTemplateOutputs>({
   type: "EmailNotificationTemplate",
@@ -242,78 +176,25 @@ export const emailNotificationTemplate = defineResource<EmailNotificationTemplat
     { key: "entry_id", value: "{entry.id}" },
   ],
 });`,
-  idDescription: "the template's id",
   inputs,
-  outputs: {
-    templateId: { type: "string", description: "The platform's id of the template (also the resource id).", example: "2001" },
-    partnerId: { type: "integer", description: "The account (partner) the template belongs to.", example: 101 },
-    sourceTemplateId: {
-      type: "string",
-      optional: true,
-      description: "The id of the system template it was cloned from (unknown after an import).",
-      example: "202",
+  outputs,
+  ...templateDefinition({
+    texts,
+    api: (client: SvcClient) => client.emailTemplates,
+    listFilter: {},
+    contentField: "subject",
+    finishing: "finishing",
+    cloneFields,
+    updateFields,
+    state: emailTemplateOutputs,
+    get: getEmailTemplate,
+    refuseAdoption: (found, id) => (found.partnerId === 0 ? `adoptId: ${id} is a system template; clone it instead (systemTemplateId: "${id}")` : undefined),
+    // A fresh clone keeps what its source has and the program leaves empty: cleared before activation.
+    async prepareClone(api, clone, inputs: EmailNotificationTemplateInputs, signal) {
+      const clear = clearFields(clone, inputs);
+      return clear ? await api.update(clone.id, clear, { signal }) : clone;
     },
-    status: { type: "integer", description: "1 disabled, 2 active, 3 deleted.", example: 2 },
-    eventType: { type: "string", description: "The platform's event type the template reacts to.", example: "5" },
-    eventObjectType: { type: "string", description: "The platform's object type the template reacts to.", example: "1" },
-    createdAt: { type: "integer", description: "Creation time, unix seconds.", example: 1795000000 },
-    updatedAt: { type: "integer", description: "Time of the last change, unix seconds.", example: 1795000000 },
-  },
-
-  validate(checked, _olds, failures) {
-    checkSelectors(checked, failures, "email");
-  },
-
-  deleteBeforeReplace: keepsSystemName,
-
-  async create(ctx, inputs) {
-    const { client, signal } = ctx;
-    const source = await resolveSource(client, inputs, signal);
-    if (typeof inputs.adoptId === "string") return adopt(client, inputs.adoptId, inputs, source.id, signal);
-
-    const fields = cloneFields(inputs);
-    const clone = await createWithRecovery<EmailTemplate>(ctx, {
-      what: "email template",
-      fingerprint: `${accountScope(client)} email template ${fields.systemName ?? JSON.stringify([fields.name, fields.subject, fields.description])}`,
-      create: () => client.emailTemplates.clone(source.id, fields, { signal }),
-      find: (since, lookupSignal) => findCloned(client, fields, since, lookupSignal),
-      idOf: (t) => t.id,
-      propertiesOf: (t) => emailTemplateOutputs(t, inputs, source.id),
-    });
-    return finishClone(client, clone, inputs, source.id, signal);
-  },
-
-  async read({ client, signal }, id, state) {
-    const template = await getEmailTemplate(client, id, signal);
-    if (!template || template.status === TemplateStatus.DELETED) return undefined;
-    // An import reads with no state: the event the template reacts to stands for the system template it came from.
-    const carried = carriedForRead(state, template);
-    return emailTemplateOutputs(template, carried, state.sourceTemplateId);
-  },
-
-  async update({ client, signal }, id, olds, news, changed) {
-    let template = changed.some((key) => key !== "active")
-      ? await client.emailTemplates.update(id, updateFields(news), { signal })
-      : await client.emailTemplates.get(id, { signal });
-    if (changed.includes("active")) {
-      template = await client.emailTemplates.updateStatus(id, news.active === false ? TemplateStatus.DISABLED : TemplateStatus.ACTIVE, { signal });
-    }
-    return emailTemplateOutputs(template, news, olds.sourceTemplateId);
-  },
-
-  async delete({ client, signal }, id, state) {
-    await unlessGone(() => client.emailTemplates.delete(id, { signal }));
-  },
-
-  async list({ client, signal }) {
-    const templates = await client.emailTemplates.iterate({}, { signal, pageSize: 500 }).toArray();
-    return templates
-      .filter((t) => t.status !== TemplateStatus.DELETED && t.partnerId !== 0)
-      .map((t) => {
-        const outs = emailTemplateOutputs(t, { event: eventOf(t) }, undefined);
-        return { id: t.id, name: t.systemName || t.name, inputs: outs };
-      });
-  },
+  }),
 });
 
 /** What a clone sends: every declared field; an empty list or a left-out fromName is not sent (see clearFields). */
@@ -360,90 +241,14 @@ function clearFields(clone: EmailTemplate, inputs: EmailNotificationTemplateInpu
 
 const emptyAsUndefined = (value: unknown) => (Array.isArray(value) && value.length === 0 ? undefined : value);
 
-/**
- * Brings a fresh clone to the declared state: clears what it inherited and the program leaves empty, then activates
- * it (unless declared inactive). On failure the clone is removed, or recorded as a partial failure when even that fails.
- */
-async function finishClone(
-  client: SvcClient,
-  clone: EmailTemplate,
-  inputs: EmailNotificationTemplateInputs,
-  sourceId: string,
-  signal: AbortSignal,
-): Promise<{ id: string; outs: EmailTemplateOutputs }> {
-  let template = clone;
-  try {
-    const clear = clearFields(template, inputs);
-    if (clear) template = await client.emailTemplates.update(clone.id, clear, { signal });
-    if (inputs.active !== false) template = await client.emailTemplates.updateStatus(clone.id, TemplateStatus.ACTIVE, { signal });
-    return { id: clone.id, outs: emailTemplateOutputs(template, inputs, sourceId) };
-  } catch (finishError) {
-    const why = messageOf(finishError);
-    // Interrupted (Cancel or the deadline): the engine still takes the answer, so the clone is reported, not deleted.
-    if (signal.aborted) throw interruptedClone("Email template", clone.id, why, emailTemplateOutputs(template, inputs, sourceId));
-    try {
-      await client.emailTemplates.delete(clone.id, { signal });
-    } catch (cleanupError) {
-      // Could not remove it: hand the engine the id so the clone is recorded (and deleted by the next destroy).
-      throw new PartialCreateError(
-        `Email template ${clone.id} was cloned but finishing it failed (${why}), and deleting the clone failed too (${messageOf(cleanupError)}); it is recorded in the stack as inactive`,
-        clone.id,
-        emailTemplateOutputs(template, inputs, sourceId),
-      );
-    }
-    throw new ProviderError(`Finishing email template ${clone.id} failed (${why}); the clone was deleted, so nothing is left behind`);
-  }
-}
-
-/**
- * Email templates a lost clone may have made, created since `sinceSec` (platform clock): by systemName when given
- * (unique in the account, filtered on the server), else by name, subject and description. Deleted ones are never listed.
- */
-async function findCloned(client: SvcClient, fields: ReturnType<typeof cloneFields>, sinceSec: number, signal: AbortSignal): Promise<EmailTemplate[]> {
-  const filter = fields.systemName ? { systemNameEqual: fields.systemName } : {};
-  const candidates = await client.emailTemplates.iterate(filter, { signal, pageSize: 500 }).toArray();
-  return candidates.filter(
-    (t) =>
-      t.status !== TemplateStatus.DELETED &&
-      t.partnerId !== 0 &&
-      t.createdAt >= sinceSec &&
-      (fields.systemName
-        ? t.systemName === fields.systemName
-        : t.name === fields.name && t.subject === fields.subject && (t.description ?? "") === (fields.description ?? "")),
-  );
-}
-
-/** The system email template to clone, from whichever selector the program gave. */
-async function resolveSource(client: SvcClient, inputs: EmailNotificationTemplateInputs, signal: AbortSignal): Promise<EmailTemplate> {
-  const { objects } = await client.emailTemplates.listTemplates({}, { pageSize: 500 }, { signal });
-  return chooseSource(objects, inputs, "email");
-}
-
 /** The email template of this id; undefined when gone; an error naming the problem when it is another kind. */
-async function getEmailTemplate(client: SvcClient, id: string, signal: AbortSignal): Promise<EmailTemplate | undefined> {
+async function getEmailTemplate(api: SvcClient["emailTemplates"], id: string, signal: AbortSignal): Promise<EmailTemplate | undefined> {
   try {
-    return await unlessGone(() => client.emailTemplates.get(id, { signal }));
+    return await unlessGone(() => api.get(id, { signal }));
   } catch (error) {
     if (error instanceof SvcResponseError) {
       throw new ProviderError(`template ${id} is not an email notification template (${error.message}); use the resource of its kind`);
     }
     throw error;
   }
-}
-
-/** Adopt an existing email template: verified and read, never duplicated; its fields converge to the inputs. */
-async function adopt(
-  client: SvcClient,
-  id: string,
-  inputs: EmailNotificationTemplateInputs,
-  sourceId: string,
-  signal: AbortSignal,
-): Promise<{ id: string; outs: EmailTemplateOutputs }> {
-  const found = await getEmailTemplate(client, id, signal);
-  if (!found || found.status === TemplateStatus.DELETED) throw new ProviderError(`adoptId: email template ${id} was not found; nothing was created`);
-  if (found.partnerId === 0) throw new ProviderError(`adoptId: ${id} is a system template; clone it instead (systemTemplateId: "${id}")`);
-  let template = await client.emailTemplates.update(id, updateFields(inputs), { signal });
-  const status = inputs.active === false ? TemplateStatus.DISABLED : TemplateStatus.ACTIVE;
-  if (template.status !== status) template = await client.emailTemplates.updateStatus(id, status, { signal });
-  return { id, outs: emailTemplateOutputs(template, inputs, sourceId) };
 }

@@ -7,20 +7,33 @@ import { isNotFound } from "../../contract/platform";
 
 export type ActionClass = "idempotent" | "create";
 
-export const ACTION_CLASSES: Readonly<Record<string, { class: ActionClass; reason: string }>> = {
-  get: { class: "idempotent", reason: "a read" },
-  list: { class: "idempotent", reason: "a read" },
-  listTemplates: { class: "idempotent", reason: "a read" },
-  update: { class: "idempotent", reason: "sets the given values: repeating it gives the same object" },
-  updateStatus: { class: "idempotent", reason: "sets the given status: repeating it gives the same object" },
-  delete: { class: "idempotent", reason: "gone stays gone; a repeat that finds the object gone counts as done" },
-  end: { class: "idempotent", reason: "session.end: an ended session stays ended" },
-  start: { class: "idempotent", reason: "session.start makes no object anyone manages: a ks whose answer was lost just expires" },
-  startWidgetSession: { class: "idempotent", reason: "makes no object anyone manages: a lost widget ks just expires" },
-  startSession: { class: "idempotent", reason: "appToken.startSession makes no object anyone manages: a lost ks just expires" },
-  add: { class: "create", reason: "a repeat after a lost answer could make a second object: retried only by the caller's recovery" },
-  clone: { class: "create", reason: "a repeat after a lost answer could make a second template: retried only by the caller's recovery" },
+/** The actions safe to repeat, each with why. */
+const IDEMPOTENT: Readonly<Record<string, string>> = {
+  get: "a read",
+  list: "a read",
+  listTemplates: "a read",
+  update: "sets the given values: repeating it gives the same object",
+  updateStatus: "sets the given status: repeating it gives the same object",
+  delete: "gone stays gone; a repeat that finds the object gone counts as done",
+  end: "session.end: an ended session stays ended",
+  start: "session.start makes no object anyone manages: a ks whose answer was lost just expires",
+  startWidgetSession: "makes no object anyone manages: a lost widget ks just expires",
+  startSession: "appToken.startSession makes no object anyone manages: a lost ks just expires",
 };
+
+/** The actions that make an object, each with why a repeat is not safe. */
+const CREATES: Readonly<Record<string, string>> = {
+  add: "a repeat after a lost answer could make a second object: retried only by the caller's recovery",
+  clone: "a repeat after a lost answer could make a second template: retried only by the caller's recovery",
+};
+
+const classed = (actions: Readonly<Record<string, string>>, actionClass: ActionClass) =>
+  Object.entries(actions).map(([action, reason]) => [action, { class: actionClass, reason }] as const);
+
+export const ACTION_CLASSES: Readonly<Record<string, { class: ActionClass; reason: string }>> = Object.fromEntries([
+  ...classed(IDEMPOTENT, "idempotent"),
+  ...classed(CREATES, "create"),
+]);
 
 /** Unknown actions are treated as creates: the safe side. */
 export function isIdempotentAction(action: string): boolean {

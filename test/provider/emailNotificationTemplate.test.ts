@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { PartialCreateError } from "../../provider/core/errors";
 import { providerRuntime } from "../support/providerRuntime";
-import { EmailNotificationTemplates, SvcApiError, SvcClient } from "../../sdk";
+import { EventNotificationTemplates, SvcApiError, SvcClient } from "../../sdk";
 
 const { session, emailNotificationTemplate: provider } = providerRuntime();
 
@@ -219,13 +219,13 @@ describe("EmailNotificationTemplate in the provider runtime", () => {
     // Final refusals (not retried), so the test does not wait out the retries of injected 5xx (the engine tests do that).
     const refused = () => Promise.reject(new SvcApiError("INTERNAL_SERVER_ERROR", "refused by the test"));
     const before = await emailTemplateIds();
-    const activate = vi.spyOn(EmailNotificationTemplates.prototype, "updateStatus").mockImplementation(refused);
+    const activate = vi.spyOn(EventNotificationTemplates.prototype, "updateStatus").mockImplementation(refused);
     await expect(provider.create(await checked(declared({ systemName: "NEVER_ACTIVE" })))).rejects.toThrow(
       /Finishing email template \d+ failed \(INTERNAL_SERVER_ERROR: refused by the test\); the clone was deleted, so nothing is left behind/,
     );
     expect(await emailTemplateIds()).toEqual(before);
 
-    const remove = vi.spyOn(EmailNotificationTemplates.prototype, "delete").mockImplementation(refused);
+    const remove = vi.spyOn(EventNotificationTemplates.prototype, "delete").mockImplementation(refused);
     const failed = await provider.create(await checked(declared({ systemName: "HALF_MADE" }))).catch((e: unknown) => e);
     activate.mockRestore();
     remove.mockRestore();

@@ -1,7 +1,7 @@
 /** client.emailTemplates: request shapes (MockAgent), input validation before any call, and a round trip through the emulator's SMTP sink. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { SvcClient, SvcResponseError, SvcValidationError } from "../../sdk";
+import { EmailNotificationTemplates, EventNotificationTemplates, SvcClient, SvcResponseError, SvcValidationError } from "../../sdk";
 import { harness, KS, PARTNER_ID, recorder } from "./helpers";
 
 const T = "/api_v3/service/eventnotification_eventnotificationtemplate/action";
@@ -122,6 +122,18 @@ describe("emailTemplates request shapes", () => {
       .intercept({ path: `${T}/get`, method: "POST" })
       .reply(200, { ...emailTemplateJson(), type: "httpNotification.Http", objectType: "SvcHttpNotificationTemplate" });
     await expect(client.emailTemplates.get("1001")).rejects.toBeInstanceOf(SvcResponseError);
+  });
+});
+
+describe("one client of the template service", () => {
+  it("client.templates and client.emailTemplates are its two kinds, named as such in messages; the old class name is an alias", async () => {
+    const { client } = harness();
+    expect(client.templates).toBeInstanceOf(EventNotificationTemplates);
+    expect(client.emailTemplates).toBeInstanceOf(EventNotificationTemplates);
+    expect(EmailNotificationTemplates).toBe(EventNotificationTemplates);
+    await expect(client.templates.clone("3", { name: "hook", url: "https://example.com/hook" })).rejects.toThrow(/^templates\.clone: signSecret is required/);
+    await expect(client.emailTemplates.updateStatus("", 2)).rejects.toThrow(/^emailTemplates\.updateStatus: id: must be a non-empty string/);
+    await expect(client.templates.list({ pageSize: 5 } as never)).rejects.toThrow(/^templates\.list: filter: unknown field\(s\) "pageSize"/);
   });
 });
 
