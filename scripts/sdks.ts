@@ -4,6 +4,9 @@
  * sdk-gen/: `npm run generate:sdks` rewrites them; test/languages/sdks.test.ts fails, naming the file, when the
  * checked-in SDKs differ from what this writes.
  *
+ * The Node.js generator's output is not kept: TypeScript programs use `pulumi-svc/native`, whose classes
+ * `npm run generate` writes from the definitions beside the dynamic ones (one set per provider, not a third).
+ *
  * Beside the generators' output, two files make the folders usable as they are:
  * - sdk-gen/go/go.mod: the Go module `github.com/pulumi-svc/pulumi-svc/sdk/go` (the schema's importBasePath without
  *   its package folder `svc`), requiring the engine's sdk/v3. The module is not published: a program uses it with a
@@ -28,7 +31,7 @@ export function goSdkVersion(): string {
   return version;
 }
 
-/** Writes the three SDKs into outDir (emptied first): outDir/{nodejs,python,go}. */
+/** Writes the SDKs into outDir (emptied first): outDir/{python,go}. */
 export function generateSdks(outDir: string, codegen = languageTools().codegen): void {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
@@ -38,6 +41,7 @@ export function generateSdks(outDir: string, codegen = languageTools().codegen):
     throw new Error(`plugin/schema.json's go importBasePath is ${schema.language.go.importBasePath}, expected ${GO_MODULE}/svc`);
   writeFileSync(join(outDir, "go", "go.mod"), `module ${GO_MODULE}\n\ngo 1.22\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${goSdkVersion()}\n`);
   copyFileSync(join(outDir, "python", "pulumi_svc", "README.md"), join(outDir, "python", "README.md"));
+  rmSync(join(outDir, "nodejs"), { recursive: true, force: true });
 }
 
 /**
@@ -78,6 +82,6 @@ export function sdkDrift(expectedDir: string, actualDir: string): string[] {
 
 if (require.main === module) {
   generateSdks(SDK_DIR);
-  const counts = ["nodejs", "python", "go"].map((lang) => `${lang} ${filesUnder(join(SDK_DIR, lang)).length} files`);
+  const counts = ["python", "go"].map((lang) => `${lang} ${filesUnder(join(SDK_DIR, lang)).length} files`);
   console.log(`wrote ${relative(repoRoot, SDK_DIR)}/ from plugin/schema.json: ${counts.join(", ")}`);
 }
