@@ -4,6 +4,7 @@
  * CheckConfig gets the same answer from Configure. Reasons name the setting and never quote its value.
  */
 import { ConnectionError, resolveConnection, SETTINGS } from "../provider/core/connection";
+import { SECRET_SETTINGS } from "../provider/core/settings";
 import { isUnknown } from "../provider/core/unknowns";
 import type { Props } from "./properties";
 
@@ -51,11 +52,9 @@ export function lookupOf(settings: Props): (key: string) => string | undefined {
   };
 }
 
-/** The settings the schema marks secret. */
+/** The settings the schema marks secret (from the one settings table). */
 export function secretSettings(): string[] {
-  return Object.entries(SETTINGS)
-    .filter(([, setting]) => "secret" in setting && setting.secret)
-    .map(([key]) => key);
+  return [...SECRET_SETTINGS];
 }
 
 function typeProblem(type: "string" | "integer" | "boolean", value: unknown): string | undefined {
