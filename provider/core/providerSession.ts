@@ -54,7 +54,8 @@ export class ProviderSession {
       signal,
       serverNowMs: () => this.connections.serverNowMs(client),
       log: this.diagnostics.diagnose,
-      accountName: this.accountNameOf(connection),
+      // The client's own account: the connection was resolved once, for the client.
+      accountName: accountName(client),
       ledger: this.ledger,
     };
   }
@@ -62,7 +63,7 @@ export class ProviderSession {
   /** The account `connection` reaches, as a message names it: partner and host, never a URL's userinfo. */
   accountNameOf(connection: ConnectionInput | undefined): string {
     const account = this.connections.accountOf(connection);
-    return account ? `partner ${account.partnerId} at ${stripUserinfo(account.baseUrl)}` : "the configured account";
+    return account ? accountName(account) : "the configured account";
   }
 
   /** Cancel every operation in flight and every later one (the plugin's Cancel). */
@@ -74,4 +75,9 @@ export class ProviderSession {
   close(): Promise<void> {
     return this.connections.close();
   }
+}
+
+/** An account as a message names it: partner and host, never a URL's userinfo. */
+function accountName({ partnerId, baseUrl }: { partnerId: number; baseUrl: string }): string {
+  return `partner ${partnerId} at ${stripUserinfo(baseUrl)}`;
 }
