@@ -19,6 +19,7 @@ import { SvcClient } from "../../sdk";
 import { changes, pluginDir } from "../support/platformStack";
 import { backendFilesText, engineBinDir, newTestStack, repoRoot, type TestStack } from "../support/pulumi";
 import type { OperationContext } from "../../provider/core/operationContext";
+import { variedTokenFields } from "../support/variedTokens";
 
 /** The definitions here list from fakes: they never reach a platform. */
 const OFFLINE = {} as OperationContext;
@@ -26,7 +27,6 @@ const OFFLINE = {} as OperationContext;
 const TOKENS = 100;
 const TEMPLATES = 20;
 const SIGN_SECRET = "takeover-signing-secret-0123456789";
-const HASHES = ["SHA1", "SHA256", "SHA512"] as const;
 const BLANK_SVC_ENV = Object.fromEntries(
   ["SVC_BASE_URL", "SVC_PARTNER_ID", "SVC_ADMIN_SECRET", "SVC_APP_TOKEN_ID", "SVC_APP_TOKEN", "SVC_KS"].map((k) => [k, ""]),
 );
@@ -102,15 +102,7 @@ describe("pulumi-svc takeover", () => {
 
     // The account as a team left it: tokens with repeated, missing and varied settings; webhooks on every event.
     for (let i = 0; i < TOKENS; i++) {
-      const token = await client.appTokens.add({
-        ...(i % 10 === 9 ? {} : { description: `service ${i % 45}` }),
-        hashType: HASHES[i % 3],
-        sessionType: i % 4 === 0 ? 2 : 0,
-        sessionDuration: (i % 5) * 600,
-        sessionPrivileges: i % 2 === 0 ? "list:*" : "",
-        ...(i % 7 === 0 ? { sessionUserId: `user-${i}` } : {}),
-        ...(i % 11 === 0 ? { expiry: Math.floor(Date.now() / 1000) + 86_400 * 365 } : {}),
-      });
+      const token = await client.appTokens.add(variedTokenFields(i));
       secrets.push(token.token!);
     }
     const sources = (await client.templates.listTemplates({ typeEqual: TemplateType.HTTP })).objects;

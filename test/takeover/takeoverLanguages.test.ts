@@ -18,13 +18,13 @@ import type { AppTokenRecord } from "../../emulator/platform/appTokenRecords";
 import { engineEnv, languageTools, repoRoot } from "../../scripts/engineEnv";
 import { SvcClient } from "../../sdk";
 import { backendFilesText } from "../support/pulumi";
+import { variedTokenFields } from "../support/variedTokens";
 
 const TOKENS = 100;
 const WEBHOOKS = 20;
 const EMAILS = 10;
 const ALL = TOKENS + WEBHOOKS + EMAILS;
 const SIGN_SECRET = "takeover-languages-signing-0123456789";
-const HASHES = ["SHA1", "SHA256", "SHA512"] as const;
 const pluginDir = join(repoRoot, "dist", "pulumi-resource-svc");
 
 describe("pulumi-svc takeover in TypeScript, Python, Go and YAML", () => {
@@ -74,15 +74,7 @@ describe("pulumi-svc takeover in TypeScript, Python, Go and YAML", () => {
     // Tokens with repeated, missing and varied settings; every tenth disabled (the platform's status 1: the API has
     // no call that disables a token, so the emulator's record is changed).
     for (let i = 0; i < TOKENS; i++) {
-      const token = await client.appTokens.add({
-        ...(i % 10 === 9 ? {} : { description: `service ${i % 45}` }),
-        hashType: HASHES[i % 3],
-        sessionType: i % 4 === 0 ? 2 : 0,
-        sessionDuration: (i % 5) * 600,
-        sessionPrivileges: i % 2 === 0 ? "list:*" : "",
-        ...(i % 7 === 0 ? { sessionUserId: `user-${i}` } : {}),
-        ...(i % 11 === 0 ? { expiry: Math.floor(Date.now() / 1000) + 86_400 * 365 } : {}),
-      });
+      const token = await client.appTokens.add(variedTokenFields(i));
       secrets.push(token.token!);
       if (i % 10 === 3) {
         const record = emulator.ctx.store.getDoc<AppTokenRecord>("appToken", token.id)!;
