@@ -29,6 +29,8 @@ export default defineConfig({
       "test/diagnostics/engineLog.test.ts",
       "test/upgrade/stateMigration.test.ts",
       "test/functions/**/*.test.ts",
+      // The recover command's decisions and the provider's ends of interrupted creates (the kill tests are e2e).
+      "test/recover/**/*.unit.test.ts",
       "test/policy/rules.test.ts",
       // The per-account isolation tests that run in process (the engine ones are *.engine.test.ts).
       "test/scale/accountIsolation.test.ts",

@@ -12,6 +12,9 @@
  * never printed; a malformed file is reported by line and column, never quoted. What the platform sends is checked
  * before it becomes code (takeoverGrammar.ts), and the files are written whole or not at all, never through a link,
  * mode 0600 (privateFiles.ts).
+ *   pulumi-svc recover --stack <name> [--yes] [--cwd <program dir>]
+ * settles what a run that died left (pending creates, objects the platform made that no state records), through
+ * the user's `pulumi` CLI on the stack's backend; a dry run without --yes (recover.ts, docs/design.md).
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
@@ -21,6 +24,7 @@ import { stripUserinfo } from "../../contract/urlUserinfo";
 import { resolveConnection, SETTINGS } from "../core/connection";
 import { displayed } from "./asciiLiteral";
 import { parseJsonInput } from "./jsonInput";
+import { EXIT_CODES, recover } from "./recover";
 import { writePrivateFiles } from "./privateFiles";
 import { importFile } from "./takeoverCode";
 import { isGoPackageName } from "./takeoverGo";
@@ -182,9 +186,22 @@ program
     await takeover(options);
   });
 
+program
+  .command("recover")
+  .description(
+    "after a run that died: import or clear the stack's pending creates and delete the objects its interrupted runs made that no state records (a dry run without --yes)",
+  )
+  .requiredOption("--stack <name>", "the stack (as `pulumi --stack` names it)")
+  .option("--yes", "do it (without it, print what it would do)")
+  .option("--cwd <dir>", "the Pulumi program's folder (default: the current one)")
+  .action(async (options: { stack: string; yes?: boolean; cwd?: string }) => {
+    const result = await recover(options);
+    process.exitCode = EXIT_CODES[result.outcome];
+  });
+
 if (require.main === module) {
   program.parseAsync(process.argv).then(
-    () => process.exit(0),
+    () => process.exit(process.exitCode ?? 0),
     (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       console.error(`pulumi-svc: ${stripUserinfo(message)}`);

@@ -1,0 +1,94 @@
+/**
+ * Which account each resource of a stack uses, by the provider's own rules (connection.ts): a plugin resource's
+ * provider (default or explicit) has the settings as its inputs in the state; a dynamic resource takes stack config,
+ * or its `connection` input; the environment is the fallback in both. Each account gets one provider session, whose
+ * context lists and deletes its objects as the provider does (same clients, retries and timeouts).
+ */
+import type { ConnectionInput } from "../core/connectionInput";
+import { type ConfigLookup, ConnectionError, resolveConnection } from "../core/connection";
+import type { OperationContext } from "../core/operationContext";
+import { ProviderSession } from "../core/providerSession";
+import type { SvcResource } from "./recoverState";
+
+export interface RecoverAccount {
+  /** The account's key: base URL and partner id (never a credential). */
+  key: string;
+  baseUrl: string;
+  partnerId: number;
+  /** Timeout of one request on it: how long an answer of an interrupted run may still commit. */
+  requestTimeoutMs: number;
+  /** A context of an operation on it (its own session). */
+  context(): OperationContext;
+  close(): Promise<void>;
+}
+
+/** The provider's settings as its inputs hold them, as a stack config lookup ("svc:<name>"). */
+const lookupOfInputs =
+  (inputs: Record<string, unknown>): ConfigLookup =>
+  (key) => {
+    const value = inputs[key.replace(/^svc:/, "")];
+    return value === undefined || value === null || typeof value === "object" ? undefined : String(value);
+  };
+
+interface Source {
+  config: ConfigLookup;
+  connection?: ConnectionInput;
+}
+
+/** Resolves the accounts of a stack's resources, one session per account. */
+export class RecoverAccounts {
+  private readonly byKey = new Map<string, RecoverAccount>();
+  /** Why a resource's account could not be told (by URN): reported, its objects left alone. */
+  readonly unresolved = new Map<string, string>();
+
+  constructor(
+    private readonly stackConfig: ConfigLookup,
+    private readonly providers: Map<string, Record<string, unknown>>,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  /** The account `resource` uses, or undefined (noted in `unresolved`) when it cannot be resolved. */
+  of(resource: Pick<SvcResource, "urn" | "plugin" | "provider" | "inputs">): RecoverAccount | undefined {
+    const source = this.sourceOf(resource);
+    try {
+      const connection = resolveConnection(source.connection, source.config, this.env);
+      const key = `${connection.baseUrl}#${connection.partnerId}`;
+      let account = this.byKey.get(key);
+      if (!account) {
+        const session = new ProviderSession();
+        session.configure({ get: source.config }, this.env);
+        account = {
+          key,
+          baseUrl: connection.baseUrl,
+          partnerId: connection.partnerId,
+          requestTimeoutMs: connection.requestTimeoutMs,
+          context: () => session.contextFor(source.connection),
+          close: () => session.close(),
+        };
+        this.byKey.set(key, account);
+      }
+      return account;
+    } catch (error) {
+      if (!(error instanceof ConnectionError)) throw error;
+      this.unresolved.set(resource.urn, error.message);
+      return undefined;
+    }
+  }
+
+  all(): RecoverAccount[] {
+    return [...this.byKey.values()];
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.all().map((account) => account.close()));
+  }
+
+  private sourceOf(resource: Pick<SvcResource, "plugin" | "provider" | "inputs">): Source {
+    if (resource.plugin) {
+      const inputs = resource.provider ? this.providers.get(resource.provider) : undefined;
+      return { config: inputs ? lookupOfInputs(inputs) : this.stackConfig };
+    }
+    const connection = resource.inputs.connection;
+    return { config: this.stackConfig, ...(connection && typeof connection === "object" ? { connection: connection as ConnectionInput } : {}) };
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The user's `pulumi` CLI (the one on PATH, or PULUMI_SVC_PULUMI), run as a child process in the program's folder on
+ * the stack's own backend, non-interactive. Its output is parsed, never echoed: `--show-secrets` output stays in
+ * memory. An error names the command and carries the CLI's own message (which holds no secret values).
+ */
+import { execFile } from "node:child_process";
+import { stripUserinfo } from "../../contract/urlUserinfo";
+import type { HistoryEntry } from "./recoverWindow";
+
+export interface PulumiCli {
+  /** `pulumi stack export` of `stack` (this one by default), secrets revealed when asked. */
+  exportStack(options?: { stack?: string; showSecrets?: boolean }): Promise<unknown>;
+  /** The newest `count` entries of the stack's history. */
+  history(count: number): Promise<HistoryEntry[]>;
+  /** Every stack of the backend, fully qualified where the backend says so. */
+  stacks(): Promise<string[]>;
+  /** `pulumi config --json --show-secrets`: { "svc:baseUrl": { value, secret }, ... }. */
+  config(): Promise<Record<string, unknown>>;
+  /** The steps of `pulumi preview --json`. */
+  previewSteps(): Promise<PreviewStep[]>;
+  /** `pulumi refresh` importing the given pending creates and, with `clear`, clearing the others. */
+  refreshPendingCreates(imports: { urn: string; id: string }[], options: { clear: boolean }): Promise<void>;
+}
+
+export interface PreviewStep {
+  op?: string;
+  urn?: string;
+  newState?: { type?: string; inputs?: Record<string, unknown>; provider?: string };
+}
+
+/** The stack is locked (a run in progress, or one that died): the user's `pulumi cancel` decides, never recover. */
+export class StackLockedError extends Error {}
+
+export interface PulumiCliOptions {
+  stack: string;
+  cwd?: string;
+  binary?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export function pulumiCli(options: PulumiCliOptions): PulumiCli {
+  const binary = options.binary ?? process.env.PULUMI_SVC_PULUMI ?? "pulumi";
+  const run = (args: string[]): Promise<string> =>
+    new Promise((resolve, reject) => {
+      execFile(
+        binary,
+        [...args, "--non-interactive"],
+        { cwd: options.cwd, env: options.env ?? process.env, maxBuffer: 1 << 30, encoding: "utf8" },
+        (error, stdout, stderr) => {
+          if (!error) return resolve(stdout);
+          const text = `${stderr}\n${stdout}`;
+          if (/currently locked by|stack is locked/i.test(text)) {
+            return reject(new StackLockedError(`the stack ${options.stack} is locked`));
+          }
+          const detail = stripUserinfo(stderr.trim().split("\n").slice(-5).join(" ").slice(0, 2000));
+          reject(new Error(`\`pulumi ${args.filter((a) => !a.startsWith("urn:")).slice(0, 3).join(" ")}\` failed: ${detail || (error as Error).message}`));
+        },
+      );
+    });
+  const json = async (args: string[]): Promise<unknown> => {
+    const text = await run(args);
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new Error(`\`pulumi ${args.slice(0, 2).join(" ")}\` did not print JSON`);
+    }
+  };
+  const stackArgs = ["--stack", options.stack];
+  return {
+    exportStack: ({ stack, showSecrets } = {}) => json(["stack", "export", "--stack", stack ?? options.stack, ...(showSecrets ? ["--show-secrets"] : [])]),
+    async history(count) {
+      const entries = await json(["stack", "history", ...stackArgs, "--json", "--page-size", String(count), "--page", "1"]);
+      return Array.isArray(entries) ? (entries as HistoryEntry[]) : [];
+    },
+    async stacks() {
+      const listed = await json(["stack", "ls", "--all", "--json"]);
+      return Array.isArray(listed) ? listed.map((s) => String((s as { name?: unknown }).name)).filter((name) => name && name !== "undefined") : [];
+    },
+    async config() {
+      const config = await json(["config", ...stackArgs, "--json", "--show-secrets"]);
+      return config !== null && typeof config === "object" ? (config as Record<string, unknown>) : {};
+    },
+    async previewSteps() {
+      const preview = (await json(["preview", ...stackArgs, "--json"])) as { steps?: PreviewStep[] };
+      return preview.steps ?? [];
+    },
+    async refreshPendingCreates(imports, { clear }) {
+      const importArgs = imports.flatMap(({ urn, id }) => ["--import-pending-creates", urn, "--import-pending-creates", id]);
+      await run(["refresh", ...stackArgs, "--yes", "--skip-preview", ...importArgs, ...(clear ? ["--clear-pending-creates"] : [])]);
+    },
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * The recover command's decisions, on their own (provider/cli/recoverMatch.ts, recoverWindow.ts): which pending
+ * create imports which object, which it clears, which unrecorded object it deletes, and when it refuses to guess.
+ */
+import { describe, expect, it } from "vitest";
+import { type Declared, type Found, matches, planRecovery, type RecoveryInput } from "../../provider/cli/recoverMatch";
+import { inWindows, interruptedWindows, nothingInterrupted, WINDOW_SLACK_SECONDS } from "../../provider/cli/recoverWindow";
+
+const A = "http://127.0.0.1:1/api_v3#101";
+const tokenFields = (description: string, extra: Record<string, unknown> = {}) => ({
+  description,
+  hashType: "SHA256",
+  sessionType: "USER",
+  sessionPrivileges: "list:*",
+  ...extra,
+});
+const pending = (urn: string, fields: Record<string, unknown>, type = "AppToken"): Declared => ({ type, account: A, fields, urn: `urn:${urn}` });
+const object = (id: string, fields: Record<string, unknown>, type = "AppToken", createdAt = 1000): Found => ({
+  type,
+  account: A,
+  id,
+  createdAt,
+  fields: { sessionDuration: 86400, expiry: 0, sessionUserId: "", ...fields },
+});
+const input = (over: Partial<RecoveryInput>): RecoveryInput => ({
+  pendingCreates: [],
+  recorded: [],
+  foreignPending: [],
+  found: [],
+  inPendingWindow: () => true,
+  ...over,
+});
+
+describe("matching a create to an object", () => {
+  it("a token by every creation field the create sent; unsent fields take any value", () => {
+    const declared = pending("t", tokenFields("deploy"));
+    expect(matches(declared, object("0_a", tokenFields("deploy")))).toBe(true);
+    expect(matches(declared, object("0_b", tokenFields("deploy", { sessionPrivileges: "list:1" })))).toBe(false);
+    expect(matches(declared, object("0_c", tokenFields("deploy", { hashType: "SHA1" })))).toBe(false);
+    expect(matches({ ...declared, account: "other#2" }, object("0_a", tokenFields("deploy")))).toBe(false);
+    expect(matches(pending("t", tokenFields("deploy", { sessionDuration: 60 })), object("0_a", tokenFields("deploy")))).toBe(false);
+  });
+
+  it("a template by its systemName, else by name, content and description", () => {
+    const http = (id: string, fields: Record<string, unknown>) => object(id, fields, "HttpNotificationTemplate");
+    expect(matches(pending("h", { systemName: "S1", name: "x" }, "HttpNotificationTemplate"), http("1", { systemName: "S1", name: "y" }))).toBe(true);
+    expect(matches(pending("h", { systemName: "S1" }, "HttpNotificationTemplate"), http("1", { systemName: "S2" }))).toBe(false);
+    const named = pending("h", { name: "n", url: "https://a.example/h", description: "" }, "HttpNotificationTemplate");
+    expect(matches(named, http("1", { name: "n", url: "https://a.example/h", description: "" }))).toBe(true);
+    expect(matches(named, http("2", { name: "n", url: "https://b.example/h", description: "" }))).toBe(false);
+    expect(matches(named, object("3", { name: "n", subject: "s" }, "EmailNotificationTemplate"))).toBe(false);
+  });
+});
+
+describe("the plan", () => {
+  it("one match imports, none clears", () => {
+    const plan = planRecovery(
+      input({
+        pendingCreates: [pending("a", tokenFields("a")), pending("b", tokenFields("b"))],
+        found: [object("0_a", tokenFields("a"))],
+      }),
+    );
+    expect(plan.imports).toEqual([expect.objectContaining({ urn: "urn:a", id: "0_a" })]);
+    expect(plan.clears).toEqual([expect.objectContaining({ urn: "urn:b" })]);
+    expect(plan.deletes).toEqual([]);
+    expect(plan.ambiguous).toEqual([]);
+  });
+
+  it("identical creates are paired with as many identical objects or fewer", () => {
+    const plan = planRecovery(
+      input({
+        pendingCreates: [pending("a1", tokenFields("same")), pending("a2", tokenFields("same")), pending("a3", tokenFields("same"))],
+        found: [object("0_x", tokenFields("same")), object("0_y", tokenFields("same"))],
+      }),
+    );
+    expect(plan.imports.map((i) => [i.urn, i.id])).toEqual([
+      ["urn:a1", "0_x"],
+      ["urn:a2", "0_y"],
+    ]);
+    expect(plan.clears.map((c) => c.urn)).toEqual(["urn:a3"]);
+    expect(plan.ambiguous).toEqual([]);
+  });
+
+  it("more candidates than creates, or candidates that differ, is an ambiguity: nothing imported, cleared or deleted", () => {
+    const more = planRecovery(
+      input({ pendingCreates: [pending("a", tokenFields("same"))], found: [object("0_x", tokenFields("same")), object("0_y", tokenFields("same"))] }),
+    );
+    expect(more.ambiguous).toEqual([expect.objectContaining({ urns: ["urn:a"], candidates: ["0_x", "0_y"] })]);
+    expect([more.imports, more.clears, more.deletes]).toEqual([[], [], []]);
+
+    // The create did not send sessionDuration: objects with different durations both match, and they differ.
+    const differ = planRecovery(
+      input({
+        pendingCreates: [pending("a1", tokenFields("same")), pending("a2", tokenFields("same"))],
+        found: [object("0_x", tokenFields("same")), object("0_y", { ...tokenFields("same"), sessionDuration: 60 })],
+      }),
+    );
+    expect(differ.ambiguous).toEqual([expect.objectContaining({ reason: expect.stringMatching(/differ/) })]);
+    expect(differ.imports).toEqual([]);
+  });
+
+  it("an object two different pending creates could claim settles neither", () => {
+    const plan = planRecovery(
+      input({
+        pendingCreates: [pending("a", tokenFields("same")), pending("b", { ...tokenFields("same"), sessionDuration: 86400 })],
+        found: [object("0_x", tokenFields("same"))],
+      }),
+    );
+    expect(plan.ambiguous).toHaveLength(2);
+    expect(plan.imports).toEqual([]);
+  });
+
+  it("an object outside the pending create's window is not imported", () => {
+    const plan = planRecovery(
+      input({ pendingCreates: [pending("a", tokenFields("a"))], found: [object("0_a", tokenFields("a"))], inPendingWindow: () => false }),
+    );
+    expect(plan.imports).toEqual([]);
+    expect(plan.clears).toHaveLength(1);
+  });
+
+  it("an unrecorded object whose twin the state holds, or the program plans, is deleted; anything else is left alone", () => {
+    const plan = planRecovery(
+      input({
+        recorded: [{ type: "AppToken", account: A, fields: object("0_kept", tokenFields("twin")).fields }],
+        planned: [pending("p", tokenFields("planned")), pending("h", { systemName: "HOOK" }, "HttpNotificationTemplate")],
+        found: [
+          object("0_twin", tokenFields("twin")),
+          object("0_planned", tokenFields("planned")),
+          object("7", { systemName: "HOOK", name: "x" }, "HttpNotificationTemplate"),
+          object("0_stranger", tokenFields("someone else's")),
+        ],
+      }),
+    );
+    expect(plan.deletes.map((d) => [d.id, d.reason])).toEqual([
+      ["0_twin", expect.stringMatching(/twin/)],
+      ["0_planned", expect.stringMatching(/creates it again/)],
+      ["7", expect.stringMatching(/creates it again/)],
+    ]);
+    expect(plan.unexplained.map((o) => o.id)).toEqual(["0_stranger"]);
+  });
+
+  it("an object matching another stack's pending create is that stack's: never imported nor deleted", () => {
+    const plan = planRecovery(
+      input({
+        pendingCreates: [pending("a", tokenFields("shared"))],
+        recorded: [{ type: "AppToken", account: A, fields: object("0_kept", tokenFields("shared")).fields }],
+        foreignPending: [{ type: "AppToken", account: A, fields: tokenFields("shared") }],
+        found: [object("0_theirs", tokenFields("shared"))],
+      }),
+    );
+    expect(plan.leftAlone).toEqual([expect.objectContaining({ id: "0_theirs" })]);
+    expect(plan.imports).toEqual([]);
+    expect(plan.deletes).toEqual([]);
+    expect(plan.clears).toHaveLength(1);
+  });
+});
+
+describe("the windows of interrupted runs", () => {
+  const update = (version: number, result: string, start: number, end: number) => ({
+    version,
+    kind: "update",
+    result,
+    startTime: new Date(start * 1000).toISOString(),
+    endTime: new Date(end * 1000).toISOString(),
+  });
+
+  it("nothing pending and no failure since two successes: nothing to look at", () => {
+    const history = [update(3, "succeeded", 300, 310), update(2, "succeeded", 200, 210), update(1, "failed", 100, 110)];
+    expect(nothingInterrupted(interruptedWindows(history, false, 400, 30))).toBe(true);
+  });
+
+  it("a failed update is looked at until two later updates succeeded, from its start to its end plus the answer time", () => {
+    const history = [update(3, "succeeded", 300, 310), update(2, "failed", 200, 210), update(1, "succeeded", 100, 110)];
+    const windows = interruptedWindows(history, false, 400, 30);
+    expect(windows.failed).toEqual([{ startSec: 200 - WINDOW_SLACK_SECONDS, endSec: 240 + WINDOW_SLACK_SECONDS, label: "update 2 (failed)" }]);
+    expect(inWindows(windows, 199)).toBe(true);
+    expect(inWindows(windows, 110)).toBe(false);
+  });
+
+  it("pending creates (a run in no history) look from the second newest success to now", () => {
+    const history = [update(3, "succeeded", 300, 310), update(2, "refresh-only", 200, 210), update(1, "succeeded", 100, 110)];
+    const windows = interruptedWindows(history, true, 400, 30);
+    expect(windows.pending).toEqual({ startSec: 110 - WINDOW_SLACK_SECONDS, endSec: 400 + WINDOW_SLACK_SECONDS, label: expect.any(String) });
+    expect(interruptedWindows([], true, 400, 30).pending?.startSec).toBe(-WINDOW_SLACK_SECONDS);
+  });
+});
