@@ -36,6 +36,8 @@ export class ClientCache {
   private readonly clients = new Map<string, SvcClient>();
   /** Server clock minus local clock (ms), from the Date header of the client's latest answer. */
   private readonly serverOffsets = new WeakMap<SvcClient, number>();
+  /** Each client's timeout of one request (its connection's svc:requestTimeoutMs). */
+  private readonly requestTimeouts = new WeakMap<SvcClient, number>();
 
   constructor(private readonly options: ClientCacheOptions) {}
 
@@ -103,6 +105,7 @@ export class ClientCache {
               : { ks: auth.ks },
       });
       this.clients.set(key, client);
+      this.requestTimeouts.set(client, connection.requestTimeoutMs);
     }
     return client;
   }
@@ -114,6 +117,11 @@ export class ClientCache {
   serverNowMs(client: SvcClient): number | undefined {
     const offset = this.serverOffsets.get(client);
     return offset === undefined ? undefined : Date.now() + offset;
+  }
+
+  /** How long one request of `client` waits for its answer (ms). */
+  requestTimeoutMs(client: SvcClient): number | undefined {
+    return this.requestTimeouts.get(client);
   }
 
   /** Closes every client (their connection pools); a process that exits need not. */

@@ -8,6 +8,7 @@
  */
 import type { SvcClient } from "../../sdk";
 import type { CreateLedger } from "./createLedger";
+import type { OperationLifetime } from "./operationLifetime";
 import type { LogLine } from "./operationLog";
 
 export interface OperationContext {
@@ -23,4 +24,8 @@ export interface OperationContext {
   readonly accountName: string;
   /** The managed ids and creates in flight of the provider session (create recovery, recovery.ts). */
   readonly ledger: CreateLedger;
+  /** How long one request waits for its answer (svc:requestTimeoutMs): what was sent may commit until then. */
+  readonly requestTimeoutMs?: number;
+  /** The bounds of an interrupted create's end (the session's lifetime: the exit budget once it is stopped). */
+  readonly interruption?: Pick<OperationLifetime, "endUntil" | "grace">;
 }

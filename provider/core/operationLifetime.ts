@@ -20,16 +20,19 @@ function deadlineFrom(text: string | undefined): number | undefined {
 }
 
 /**
- * How long a create that was interrupted (Cancel, the deadline, or the engine stopping the process) may still spend
- * learning whether the platform made its object and reporting or deleting it. Under the 5 s the engine waits between
- * its SIGINT to a provider process and SIGKILL (pkg/resource/plugin/plugin.go).
+ * How long a create that was interrupted (Cancel, the deadline, or the engine stopping the process) may spend on one
+ * step of its end once the platform can no longer act on what it sent: reporting or deleting what it made. Under the
+ * 5 s the engine waits between its SIGINT to a provider process and SIGKILL (pkg/resource/plugin/plugin.go).
  */
 export const INTERRUPTED_CREATE_GRACE_MS = 3_500;
 
 /**
- * A signal for the end of an interrupted create (the look-up of what it made, a report or a delete): bounded by
- * INTERRUPTED_CREATE_GRACE_MS and, on purpose, not cut by the cancel that interrupted it.
+ * From the engine's SIGINT (the process is being stopped) to this process's exit: every end of an interrupted create
+ * and every roll-back shares it, so the process exits before the engine's SIGKILL at 5 s, with room for the exit.
  */
+export const EXIT_BUDGET_MS = 4_250;
+
+/** A signal for one step of an interrupted create's end, for callers with no lifetime: INTERRUPTED_CREATE_GRACE_MS. */
 export function graceSignal(): AbortSignal {
   return AbortSignal.timeout(INTERRUPTED_CREATE_GRACE_MS);
 }
@@ -39,6 +42,10 @@ export class OperationLifetime {
   private readonly cancelled = new AbortController();
   /** Set when the engine has closed its connection and is stopping this process: no answer can reach it any more. */
   private terminating = false;
+  /** Aborted when the exit budget (EXIT_BUDGET_MS from the engine's SIGINT) runs out. */
+  private readonly exit = new AbortController();
+  /** When the process must have exited (local ms), once terminating. */
+  private exitByMs: number | undefined;
 
   /** `deadlineMs`: the deadline of each operation (tests give a short one). */
   constructor(readonly deadlineMs: number = OPERATION_DEADLINE_MS) {}
@@ -58,8 +65,32 @@ export class OperationLifetime {
    * connection, so an answer can no longer record anything. Operations are cancelled, and creates delete what they made.
    */
   terminate(): void {
-    this.terminating = true;
+    if (!this.terminating) {
+      this.terminating = true;
+      this.exitByMs = Date.now() + EXIT_BUDGET_MS;
+      setTimeout(() => this.exit.abort(new Error("the process is exiting (the engine kills it 5 s after stopping it)")), EXIT_BUDGET_MS).unref();
+    }
     this.cancel();
+  }
+
+  /**
+   * The signal of a step of an interrupted create's end that may run until `untilMs` (local clock): not cut by the
+   * cancel that interrupted it, but by the exit budget once the engine is stopping the process.
+   */
+  endUntil(untilMs: number): AbortSignal {
+    const end = Math.min(untilMs, this.exitByMs ?? untilMs);
+    if (!Number.isFinite(end)) return this.exit.signal;
+    return AbortSignal.any([AbortSignal.timeout(Math.max(0, end - Date.now())), this.exit.signal]);
+  }
+
+  /** One step (a report, a delete) of an interrupted create's end: INTERRUPTED_CREATE_GRACE_MS, within the exit budget. */
+  grace(): AbortSignal {
+    return this.endUntil(Date.now() + INTERRUPTED_CREATE_GRACE_MS);
+  }
+
+  /** Milliseconds left before the process must exit; undefined when it is not being stopped. */
+  exitBudgetLeftMs(): number | undefined {
+    return this.exitByMs === undefined ? undefined : Math.max(0, this.exitByMs - Date.now());
   }
 
   isTerminating(): boolean {

@@ -35,7 +35,11 @@ export class ProviderSession {
       callTimeoutMs: this.lifetime.deadlineMs,
       onEvent: (event) => noteTransportEvent(this.diagnostics, event),
     });
-    this.termination = new Termination(() => this.lifetime.terminate(), this.diagnostics.diagnose);
+    this.termination = new Termination(
+      () => this.lifetime.terminate(),
+      this.diagnostics.diagnose,
+      () => this.lifetime.endUntil(Number.POSITIVE_INFINITY),
+    );
   }
 
   /** The stack config (the dynamic provider's configure(req), the plugin's Configure) and the environment. */
@@ -57,6 +61,8 @@ export class ProviderSession {
       // The client's own account: the connection was resolved once, for the client.
       accountName: accountName(client),
       ledger: this.ledger,
+      requestTimeoutMs: this.connections.requestTimeoutMs(client),
+      interruption: this.lifetime,
     };
   }
 

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { mayHaveActed } from "../../sdk/transport";
 import { PartialCreateError, ProviderError } from "./errors";
 import type { OperationContext } from "./operationContext";
-import { graceSignal } from "./operationLifetime";
+import { graceSignal, INTERRUPTED_CREATE_GRACE_MS } from "./operationLifetime";
 import { recordEvent } from "./telemetry";
 
 /** Create rounds at most (each round's call has its own retries for failures where the platform did not act). */
@@ -44,15 +44,26 @@ export interface RecoverableCreate<T> {
   discard?(object: T, signal: AbortSignal): Promise<void>;
 }
 
+/** How often an interrupted create looks again for what it may have made, until the platform can no longer make it. */
+export const INTERRUPTED_LOOKUP_INTERVAL_MS = 500;
+
 /** A plan with what the operation brings. */
-type Plan<T> = RecoverableCreate<T> & Pick<OperationContext, "signal" | "serverNowMs" | "ledger" | "log">;
+type Plan<T> = RecoverableCreate<T> & Pick<OperationContext, "signal" | "serverNowMs" | "ledger" | "log" | "requestTimeoutMs" | "interruption">;
 
 /**
  * Creates by `plan` within the operation `ctx` (its signal: Cancel or the deadline; its clock: the platform's; its
  * ledger: the managed ids and creates in flight of the provider session).
  */
 export async function createWithRecovery<T>(ctx: OperationContext, recoverable: RecoverableCreate<T>): Promise<T> {
-  const plan: Plan<T> = { ...recoverable, signal: ctx.signal, serverNowMs: ctx.serverNowMs, ledger: ctx.ledger, log: ctx.log };
+  const plan: Plan<T> = {
+    ...recoverable,
+    signal: ctx.signal,
+    serverNowMs: ctx.serverNowMs,
+    ledger: ctx.ledger,
+    log: ctx.log,
+    ...(ctx.requestTimeoutMs !== undefined ? { requestTimeoutMs: ctx.requestTimeoutMs } : {}),
+    ...(ctx.interruption ? { interruption: ctx.interruption } : {}),
+  };
   const startedAt = Date.now();
   // The platform's time when the first attempt started: read after a failure, when the clock is surely known.
   const sinceServerSec = (): number => {
@@ -61,23 +72,30 @@ export async function createWithRecovery<T>(ctx: OperationContext, recoverable: 
       ? Math.floor(startedAt / 1000) - UNKNOWN_CLOCK_SLACK_SECONDS
       : Math.floor((serverNow - (Date.now() - startedAt)) / 1000) - CLOCK_SLACK_SECONDS;
   };
-  const progress = { sent: false };
+  const progress: Progress = { sent: false, inFlight: false };
   try {
     return await createInRounds(plan, sinceServerSec, progress);
   } catch (error) {
     // Interrupted (Cancel or the deadline) once a request was on its way: the platform may have made the object, and
     // only a look-up can tell. Interrupted before anything was sent: nothing can exist, the error stands.
     if (!plan.signal.aborted || !progress.sent) throw error;
-    return await settleInterrupted(plan, error, sinceServerSec());
+    return await settleInterrupted(plan, error, sinceServerSec(), progress.inFlight);
   }
 }
 
-async function createInRounds<T>(plan: Plan<T>, sinceServerSec: () => number, progress: { sent: boolean }): Promise<T> {
+/** `sent`: a create call has started; `inFlight`: one was running when the create ended (its request may still commit). */
+interface Progress {
+  sent: boolean;
+  inFlight: boolean;
+}
+
+async function createInRounds<T>(plan: Plan<T>, sinceServerSec: () => number, progress: Progress): Promise<T> {
   let since: number | undefined;
   for (let round = 1; ; round++) {
     let lastError: unknown;
     if (plan.signal.aborted) throw plan.signal.reason;
     progress.sent = true;
+    progress.inFlight = true;
     const attempt = plan.create();
     plan.ledger.track(plan.fingerprint, attempt);
     try {
@@ -85,6 +103,8 @@ async function createInRounds<T>(plan: Plan<T>, sinceServerSec: () => number, pr
       plan.ledger.noteManaged(plan.idOf(made));
       return made;
     } catch (error) {
+      // Cut by the interruption: the call was still running, its request may commit later.
+      if (!plan.signal.aborted) progress.inFlight = false;
       if (!mayHaveActed(error) || round >= MAX_CREATE_ROUNDS) throw error;
       lastError = error;
     }
@@ -103,7 +123,7 @@ async function createInRounds<T>(plan: Plan<T>, sinceServerSec: () => number, pr
       return only;
     }
     if (only !== undefined) {
-      await plan.discard?.(only, plan.signal);
+      await discardOrReport(plan, only, cause, round);
       recordEvent(plan.log, { type: "recovery", resource: plan.what, outcome: "replacedUnreadable", round, id: plan.idOf(only), cause });
     } else {
       recordEvent(plan.log, { type: "recovery", resource: plan.what, outcome: "createdAgain", round, cause });
@@ -114,25 +134,39 @@ async function createInRounds<T>(plan: Plan<T>, sinceServerSec: () => number, pr
 }
 
 /**
- * The end of a create interrupted after its request was sent: one look-up, within INTERRUPTED_CREATE_GRACE_MS and not
- * cut by the interruption, decides. None found: the platform did not act, the interruption is the answer and nothing
- * is left. One found: it becomes a partial create (the id and what is known), which the engine records after a
- * deadline and the handlers turn into a delete after Cancel (definitions/handlers.ts); when it is of no use to the
- * program (a token whose value cannot be read) it is deleted here. A look-up that fails says so: the platform may hold
- * an object the stack does not record.
+ * The end of a create interrupted after its request was sent. The request may still commit on the platform until
+ * its own timeout (`requestTimeoutMs` from the interruption: the attempt in flight started before it), so the look-up
+ * is repeated until then, or until the end's budget runs out (the exit budget once the engine stops the process);
+ * it is not cut by the interruption. None found by the time the platform can no longer act: the platform did not act,
+ * the interruption is the answer and nothing is left. None found but the budget ran out first: the error says that
+ * one may still appear (a run that died leaves it to `pulumi-svc recover`). One found: it becomes a partial create
+ * (the id and what is known), which the engine records after a deadline and the handlers turn into a delete after
+ * Cancel (definitions/handlers.ts); when it is of no use to the program (a token whose value cannot be read) it is
+ * deleted here. A look-up that fails says so: the platform may hold an object the stack does not record.
  */
-async function settleInterrupted<T>(plan: Plan<T>, interruption: unknown, since: number): Promise<never> {
+async function settleInterrupted<T>(plan: Plan<T>, interruption: unknown, since: number, callInFlight: boolean): Promise<never> {
   const cause = describe(interruption);
-  const grace = graceSignal();
+  // No call running when it was interrupted (between rounds): every request sent has had its answer, one look suffices.
+  const answerByMs = Date.now() + (callInFlight ? (plan.requestTimeoutMs ?? 0) : 0);
+  // At least one step's grace for the look-up itself, however short the request timeout.
+  const lookup = plan.interruption?.endUntil(Math.max(answerByMs, Date.now() + INTERRUPTED_CREATE_GRACE_MS)) ?? graceSignal();
   let found: T[];
   try {
-    await Promise.race([plan.ledger.settled(plan.fingerprint), aborted(grace)]);
-    found = (await plan.find(since, grace)).filter((object) => !plan.ledger.isManaged(plan.idOf(object)));
+    await Promise.race([plan.ledger.settled(plan.fingerprint), aborted(lookup)]);
+    for (;;) {
+      found = (await plan.find(since, lookup)).filter((object) => !plan.ledger.isManaged(plan.idOf(object)));
+      if (found.length > 0 || Date.now() >= answerByMs) break;
+      await sleep(Math.min(INTERRUPTED_LOOKUP_INTERVAL_MS, answerByMs - Date.now()), undefined, { signal: lookup });
+    }
   } catch (lookupError) {
     recordEvent(plan.log, { type: "interrupted", resource: plan.what, outcome: "unknown", cause });
+    const stillPossible = lookup.aborted && Date.now() < answerByMs;
     throw new ProviderError(
-      `${plan.what} create was interrupted (${cause}) after its request was sent, and looking for what it made failed (${describe(lookupError)}); ` +
-        `the platform may hold a ${plan.what} this stack does not record: after the run, look for it and delete it or adopt it with adoptId`,
+      stillPossible
+        ? `${plan.what} create was interrupted (${cause}) after its request was sent; none was found before this process had to stop, and the platform may still make it ` +
+            `until ${new Date(answerByMs).toISOString()} (the request's timeout): after the run, \`pulumi-svc recover\` finds it and deletes or adopts it`
+        : `${plan.what} create was interrupted (${cause}) after its request was sent, and looking for what it made failed (${describe(lookupError)}); ` +
+            `the platform may hold a ${plan.what} this stack does not record: after the run, \`pulumi-svc recover\` finds it (or adopt it with adoptId)`,
     );
   }
   if (found.length > 1) throw severalFound(plan, found, cause);
@@ -145,11 +179,11 @@ async function settleInterrupted<T>(plan: Plan<T>, interruption: unknown, since:
   plan.ledger.noteManaged(id);
   if (!(plan.usable?.(only) ?? true)) {
     try {
-      await plan.discard?.(only, grace);
+      await plan.discard?.(only, plan.interruption?.grace() ?? graceSignal());
     } catch (discardError) {
-      recordEvent(plan.log, { type: "interrupted", resource: plan.what, outcome: "unknown", id, cause });
+      recordEvent(plan.log, { type: "interrupted", resource: plan.what, outcome: "leftBehind", id, cause });
       throw new ProviderError(
-        `${plan.what} create was interrupted (${cause}); the ${plan.what} it made (${id}) could not be used, and deleting it failed (${describe(discardError)}): delete it by hand`,
+        `${plan.what} create was interrupted (${cause}); the ${plan.what} it made (${id}) could not be used, and deleting it failed (${describe(discardError)}): delete it by hand, or run \`pulumi-svc recover\` after the run`,
       );
     }
     recordEvent(plan.log, { type: "interrupted", resource: plan.what, outcome: "deleted", id, cause });
@@ -164,6 +198,23 @@ async function settleInterrupted<T>(plan: Plan<T>, interruption: unknown, since:
     id,
     plan.propertiesOf(only),
   );
+}
+
+/**
+ * Deletes an object a lost create made that the program cannot use, before creating again; when that fails the
+ * object is left on the platform, unrecorded: reported (type and id) and the create fails, naming it.
+ */
+async function discardOrReport<T>(plan: Plan<T>, object: T, cause: string, round: number): Promise<void> {
+  try {
+    await plan.discard?.(object, plan.signal);
+  } catch (discardError) {
+    const id = plan.idOf(object);
+    recordEvent(plan.log, { type: "recovery", resource: plan.what, outcome: "discardFailed", round, id, cause });
+    throw new ProviderError(
+      `${plan.what} create: the answer was lost (${cause}); the ${plan.what} it made (${id}) could not be used, and deleting it failed (${describe(discardError)}); ` +
+        `it remains on the platform and no stack records it: delete it by hand, or run \`pulumi-svc recover\` after the run`,
+    );
+  }
 }
 
 function severalFound<T>(plan: Plan<T>, found: T[], cause: string): ProviderError {

@@ -13,9 +13,9 @@ import type { LogLine, OperationLog, Severity } from "./operationLog";
 
 export type ProviderEvent =
   | { type: "retry"; service?: string; action?: string; reason: string; delayMs: number; attempt?: number; status?: number }
-  | { type: "recovery"; resource: string; outcome: "adopted" | "createdAgain" | "replacedUnreadable"; round: number; id?: string; cause: string }
+  | { type: "recovery"; resource: string; outcome: "adopted" | "createdAgain" | "replacedUnreadable" | "discardFailed"; round: number; id?: string; cause: string }
   /** A create interrupted (Cancel, the deadline, the engine stopping the process) after its request was sent. */
-  | { type: "interrupted"; resource: string; outcome: "nothingMade" | "found" | "deleted" | "reported" | "rolledBack" | "unknown"; id?: string; cause: string }
+  | { type: "interrupted"; resource: string; outcome: "nothingMade" | "found" | "deleted" | "reported" | "rolledBack" | "leftBehind" | "unknown"; id?: string; cause: string }
   | { type: "slowCall"; service?: string; action?: string; ms: number; status: number };
 
 /** An answer slower than this is reported (info): a healthy platform answers in well under a second. */
@@ -76,6 +76,12 @@ export function describeEvent(event: ProviderEvent): { severity: Severity; messa
           message: `recovered a create whose answer was lost (${event.cause}): found ${event.resource} ${event.id} made by it and adopted it (${round})`,
         };
       }
+      if (event.outcome === "discardFailed") {
+        return {
+          severity: "warning",
+          message: `a create's answer was lost (${event.cause}): ${event.resource} ${event.id} made by it could not be used, and deleting it failed; it remains on the platform, recorded by no stack: delete it, or run pulumi-svc recover after the run (${round})`,
+        };
+      }
       if (event.outcome === "replacedUnreadable") {
         return {
           severity: "info",
@@ -97,9 +103,10 @@ export function describeEvent(event: ProviderEvent): { severity: Severity; messa
         deleted: `deleted${made} made by it, so nothing is left behind`,
         reported: `reported${made} to the engine as a partial create`,
         rolledBack: `rolled back${made} made by this run, since the engine may not have recorded it`,
-        unknown: `could not tell whether a ${event.resource} was made; one may remain`,
+        leftBehind: `${event.resource} ${event.id} may remain: deleting it failed or did not finish before the process had to stop; run pulumi-svc recover after the run`,
+        unknown: `could not tell whether a ${event.resource} was made; one may remain (pulumi-svc recover after the run finds it)`,
       };
-      return { severity: event.outcome === "unknown" ? "warning" : "info", message: `a create was interrupted (${event.cause}): ${what[event.outcome]}` };
+      return { severity: event.outcome === "unknown" || event.outcome === "leftBehind" ? "warning" : "info", message: `a create was interrupted (${event.cause}): ${what[event.outcome]}` };
     }
   }
 }

@@ -10,10 +10,13 @@
  * the second Ctrl-C missing from the state). So every create in flight deletes what it made, and every object this
  * process created during the run is deleted too: a terminated run leaves nothing it created that the stack might not
  * know. The recovery step (docs/design.md, "Interrupted runs") drops from the state what was deleted.
+ *
+ * All of it shares one budget from the SIGINT (EXIT_BUDGET_MS, under the engine's 5 s kill): the creates in flight
+ * end within it (operationLifetime.ts cuts their look-ups and deletes at its end), and the roll-backs run at the same
+ * time, not after them. What could not be deleted in time is named (type and id) in a warning, never claimed gone.
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import type { LogLine } from "./operationLog";
-import { graceSignal, INTERRUPTED_CREATE_GRACE_MS } from "./operationLifetime";
+import { EXIT_BUDGET_MS } from "./operationLifetime";
 import { recordEvent } from "./telemetry";
 
 /** An object this process created and answered: how to delete it if the run is terminated. */
@@ -30,10 +33,14 @@ export class Termination {
   private readonly creates = new Set<Promise<unknown>>();
   private readonly answered: AnsweredCreate[] = [];
 
-  /** `terminate`: aborts every operation of the session; `log`: the session's diagnostics. */
+  /**
+   * `terminate`: aborts every operation of the session (and starts its exit budget); `exitSignal`: a signal ended by
+   * the exit budget, for the roll-backs; `log`: the session's diagnostics.
+   */
   constructor(
     private readonly terminate: () => void,
     private readonly log: LogLine,
+    private readonly exitSignal: () => AbortSignal = () => AbortSignal.timeout(EXIT_BUDGET_MS),
   ) {}
 
   /** Tracks a create until it has settled, so that a stopping process waits for its clean-up. */
@@ -52,36 +59,42 @@ export class Termination {
   }
 
   /**
-   * What the SIGINT handler runs: aborts every operation, waits (bounded) until the creates in flight have deleted
-   * what they made, and, when creates were in flight (a termination), deletes the objects answered during the run.
+   * What the SIGINT handler runs: aborts every operation and, when creates were in flight (a termination), deletes
+   * the objects answered during the run while the creates in flight delete what they made; returns within the exit
+   * budget, with the objects that may remain (a delete that failed or did not finish in time).
    */
-  async settleBeforeExit(): Promise<void> {
+  async settleBeforeExit(): Promise<{ leftBehind: { type: string; id: string }[] }> {
     const terminated = this.creates.size > 0;
     this.terminate();
-    await bounded(Promise.allSettled([...this.creates]));
-    if (!terminated) return;
-    const grace = graceSignal();
-    await bounded(
-      Promise.allSettled(
-        this.answered.splice(0).map(async (object) => {
-          const cause = "the engine stopped this process in the middle of the run";
+    const exit = this.exitSignal();
+    const leftBehind: { type: string; id: string }[] = [];
+    const cause = "the engine stopped this process in the middle of the run";
+    const rollBacks = terminated
+      ? this.answered.splice(0).map(async (object) => {
           try {
-            await object.remove(grace);
+            await object.remove(exit);
             recordEvent(this.log, { type: "interrupted", resource: object.type, outcome: "rolledBack", id: object.id, cause });
           } catch {
-            recordEvent(this.log, { type: "interrupted", resource: object.type, outcome: "unknown", id: object.id, cause });
+            leftBehind.push({ type: object.type, id: object.id });
+            recordEvent(this.log, { type: "interrupted", resource: object.type, outcome: "leftBehind", id: object.id, cause });
           }
-        }),
-      ),
-    );
+        })
+      : [];
+    await untilAborted(Promise.allSettled([...this.creates, ...rollBacks]), exit);
+    return { leftBehind };
   }
 }
 
-/** Waits for `work`, at most a little more than the grace (the work is bounded by it too). */
-async function bounded(work: Promise<unknown>): Promise<void> {
-  const timer = new AbortController();
-  await Promise.race([work, sleep(INTERRUPTED_CREATE_GRACE_MS + 250, undefined, { signal: timer.signal }).catch(() => undefined)]);
-  timer.abort();
+/** Waits for `work`, or until `signal` aborts (the work is bounded by it too: this only stops waiting). */
+async function untilAborted(work: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return;
+  let stop = (): void => undefined;
+  const aborted = new Promise<void>((resolve) => {
+    stop = resolve;
+    signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+  await Promise.race([work, aborted]);
+  stop();
 }
 
 /** Called once by the process's entry point (the plugin's main, the dynamic provider's runtime) with its session's. */
@@ -90,6 +103,15 @@ export function exitAfterSettlingOnSigint(termination: Pick<Termination, "settle
   process.on("SIGINT", () => {
     if (stopping) return;
     stopping = true;
-    void termination.settleBeforeExit().finally(() => process.exit(0));
+    void termination
+      .settleBeforeExit()
+      .then(({ leftBehind }) => {
+        // The engine has closed its connection: stderr is the one place left to say what may remain.
+        if (leftBehind.length > 0) {
+          const named = leftBehind.map((object) => `${object.type} ${object.id}`).join(", ");
+          process.stderr.write(`pulumi-svc: stopped in the middle of a run; these may remain on the platform, unrecorded: ${named}. Run pulumi-svc recover.\n`);
+        }
+      })
+      .finally(() => process.exit(0));
   });
 }

@@ -115,7 +115,7 @@ async function createRecordable(definition: ResourceDefinition, session: Provide
   }
   const cause = lifetime.isTerminating() ? "the engine stopped this process" : "the run was cancelled";
   try {
-    await definition.delete({ ...ctx, signal: graceSignal() }, made.id, made.outs);
+    await definition.delete({ ...ctx, signal: ctx.interruption?.grace() ?? graceSignal() }, made.id, made.outs);
   } catch (deleteError) {
     const why = deleteError instanceof Error ? deleteError.message : String(deleteError);
     if (lifetime.isTerminating()) {

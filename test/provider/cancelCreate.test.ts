@@ -96,11 +96,13 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const start = () => {
+  /** Configures the session for the emulator's account (`extra`: more stack config); a fresh marker. */
+  const start = (extra: Record<string, string> = {}) => {
     const values: Record<string, string> = {
       "svc:baseUrl": emulator.baseUrl,
       "svc:partnerId": String(emulator.partnerId),
       "svc:adminSecret": emulator.adminSecret,
+      ...extra,
     };
     runtime.session.configure({ get: (key) => values[key] });
     return `cancel_${++serial}`;
@@ -189,7 +191,8 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
       "interrupted by %s while the platform keeps failing before it acts: a plain error, nothing left",
       async (trigger) => {
         if (trigger === "the deadline") await renew(SHORT_DEADLINE);
-        const marker = start();
+        // A request cut in flight is looked for until its timeout: a short one keeps the test short.
+        const marker = start({ "svc:requestTimeoutMs": "1000" });
         const inputs = await checked(kind, marker);
         // 503 before acting, every time: the create's recovery finds nothing and creates again, until interrupted.
         emulator.ctx.faults.set({ next: Array(200).fill("error"), pathIncludes: kind.createPath });

@@ -51,10 +51,10 @@ describe("Cancel at the wire of the plugin", () => {
   /** Every server of the test (a plugin process each), closed after it. */
   const servers: SvcProviderServer[] = [];
   /** A plugin server (its own provider session: `session`), configured for the emulator's account. */
-  const configuredServer = async (session?: ProviderSession): Promise<SvcProviderServer> => {
+  const configuredServer = async (session?: ProviderSession, extra: Record<string, string> = {}): Promise<SvcProviderServer> => {
     const made = new SvcProviderServer(DEFINITIONS, "0.0.0-test", undefined, session);
     servers.push(made);
-    const args = { baseUrl: emulator.baseUrl, partnerId: String(emulator.partnerId), adminSecret: emulator.adminSecret };
+    const args = { baseUrl: emulator.baseUrl, partnerId: String(emulator.partnerId), adminSecret: emulator.adminSecret, ...extra };
     const configured = await unary(made, "configure", new provproto.ConfigureRequest().setArgs(struct(args)));
     expect(configured.error).toBeNull();
     return made;
@@ -144,6 +144,8 @@ describe("Cancel at the wire of the plugin", () => {
   });
 
   it("mid-Create, before the platform acted: a plain error, no object", async () => {
+    // A request cut in flight is looked for until its timeout: a short one keeps the test short.
+    server = await configuredServer(undefined, { requestTimeoutMs: "1000" });
     emulator.ctx.faults.set({ next: Array(200).fill("error"), pathIncludes: "/appToken/action/add" });
     const creating = unary(
       server,

@@ -1,0 +1,202 @@
+/**
+ * The provider's end of an interrupted create, on its own (provider/core/recovery.ts, termination.ts,
+ * operationLifetime.ts), with a scripted platform: a create whose request commits after the Cancel is still found;
+ * the look-up stops when the process must exit and then says an object may still appear; a termination rolls back
+ * while the creates in flight end, within one budget, and names what it could not delete; a failed clean-up delete
+ * during recovery is reported with type and id.
+ */
+import { describe, expect, it } from "vitest";
+import { CreateLedger } from "../../provider/core/createLedger";
+import { PartialCreateError } from "../../provider/core/errors";
+import type { OperationContext } from "../../provider/core/operationContext";
+import { EXIT_BUDGET_MS, OperationLifetime } from "../../provider/core/operationLifetime";
+import { createWithRecovery, type RecoverableCreate } from "../../provider/core/recovery";
+import { Termination } from "../../provider/core/termination";
+
+const SECRET_VALUE = "tok-value-never-printed-0123456789";
+
+interface Obj {
+  id: string;
+  token?: string;
+}
+
+/** An operation context on `lifetime` with a platform clock and a diagnostics log collected in `lines`. */
+function contextOn(lifetime: OperationLifetime, requestTimeoutMs: number, lines: string[]): OperationContext {
+  return {
+    client: {} as OperationContext["client"],
+    signal: lifetime.signal(),
+    serverNowMs: () => Date.now(),
+    log: (_severity, message) => lines.push(message),
+    accountName: "partner 1",
+    ledger: new CreateLedger(),
+    requestTimeoutMs,
+    interruption: lifetime,
+  };
+}
+
+/** A create call that never answers until aborted (its request is in flight), like undici's. */
+const hangingCreate = (signal: AbortSignal) => (): Promise<Obj> =>
+  new Promise((_, reject) => signal.addEventListener("abort", () => reject(Object.assign(new Error("aborted"), { code: "TIMEOUT" })), { once: true }));
+
+const whenAborted = (signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+
+describe("a create interrupted while its request is in flight", () => {
+  it("is looked for until the request's timeout: an object the platform commits after the Cancel is found, not orphaned", async () => {
+    const lifetime = new OperationLifetime(60_000);
+    const lines: string[] = [];
+    const ctx = contextOn(lifetime, 3_000, lines);
+    let looks = 0;
+    let committed = false;
+    const plan: RecoverableCreate<Obj> = {
+      what: "app token",
+      fingerprint: "late",
+      create: hangingCreate(ctx.signal),
+      // The platform commits the request some time after the Cancel: the first look-ups find nothing.
+      find: async () => {
+        looks++;
+        return committed ? [{ id: "0_late", token: SECRET_VALUE }] : [];
+      },
+      idOf: (o) => o.id,
+      propertiesOf: (o) => ({ tokenId: o.id }),
+    };
+    const creating = createWithRecovery(ctx, plan).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    lifetime.cancel();
+    await new Promise((r) => setTimeout(r, 700));
+    committed = true;
+    const outcome = await creating;
+    expect(outcome).toBeInstanceOf(PartialCreateError);
+    expect((outcome as PartialCreateError).id).toBe("0_late");
+    expect(looks).toBeGreaterThan(1);
+    expect(lines.join("\n")).not.toContain(SECRET_VALUE);
+  });
+
+  it("ends at the exit budget when the engine stops the process, and says an object may still appear", async () => {
+    const lifetime = new OperationLifetime(60_000);
+    const lines: string[] = [];
+    const ctx = contextOn(lifetime, 30_000, lines);
+    const lookupSignals: AbortSignal[] = [];
+    const plan: RecoverableCreate<Obj> = {
+      what: "app token",
+      fingerprint: "never",
+      create: hangingCreate(ctx.signal),
+      find: async (_since, signal) => {
+        lookupSignals.push(signal);
+        return [];
+      },
+      idOf: (o) => o.id,
+      propertiesOf: (o) => ({ tokenId: o.id }),
+    };
+    const termination = new Termination(() => lifetime.terminate(), ctx.log, () => lifetime.endUntil(Number.POSITIVE_INFINITY));
+    const creating = termination.trackCreate(createWithRecovery(ctx, plan)).catch((e: unknown) => e as Error);
+    await new Promise((r) => setTimeout(r, 50));
+    const settled = await termination.settleBeforeExit();
+    const error = await creating;
+    expect(settled.leftBehind).toEqual([]);
+    // The look-up was cut by the exit budget (not the 30 s request timeout), and the message does not claim nothing was made.
+    expect(lookupSignals.at(-1)?.aborted).toBe(true);
+    expect(lifetime.exitBudgetLeftMs()).toBe(0);
+    expect(error.message).toMatch(/may still make it/);
+    expect(error.message).toMatch(/pulumi-svc recover/);
+  }, 4 * EXIT_BUDGET_MS);
+
+  it("between rounds (no request in flight) one look-up decides: nothing was made", async () => {
+    const lifetime = new OperationLifetime(60_000);
+    const ctx = contextOn(lifetime, 30_000, []);
+    let looks = 0;
+    const plan: RecoverableCreate<Obj> = {
+      what: "app token",
+      fingerprint: "between",
+      // Refused before acting (a 503 may have acted, so the round looks, finds nothing, waits and creates again).
+      create: () => Promise.reject(Object.assign(new Error("status 503"), { code: "HTTP_ERROR", status: 503 })),
+      find: async () => {
+        looks++;
+        if (looks === 1) lifetime.cancel(); // cancelled during the round's own look-up
+        return [];
+      },
+      idOf: (o) => o.id,
+      propertiesOf: (o) => ({ tokenId: o.id }),
+    };
+    const error = await createWithRecovery(ctx, plan).catch((e: unknown) => e as Error);
+    expect(error).not.toBeInstanceOf(PartialCreateError);
+    expect(error.message).not.toMatch(/may still make it/);
+    expect(looks).toBe(2); // the round's look-up, then the interrupted create's one
+  });
+});
+
+describe("a termination", () => {
+  it("rolls back the run's objects while the creates in flight end, within one budget, and names what it could not delete", async () => {
+    const lifetime = new OperationLifetime(60_000);
+    const lines: string[] = [];
+    const termination = new Termination(() => lifetime.terminate(), (_s, m) => lines.push(m), () => lifetime.endUntil(Number.POSITIVE_INFINITY));
+    const order: string[] = [];
+    // A create in flight that ends only when the exit budget runs out.
+    const inFlight = termination.trackCreate(
+      (async () => {
+        await whenAborted(lifetime.endUntil(Number.POSITIVE_INFINITY));
+        order.push("create ended");
+      })(),
+    );
+    termination.noteAnswered({
+      type: "AppToken",
+      id: "0_quick",
+      remove: async () => {
+        order.push("rolled back 0_quick");
+      },
+    });
+    termination.noteAnswered({
+      type: "AppToken",
+      id: "0_stuck",
+      // A delete the platform never answers: cut by the exit budget.
+      remove: async (signal) => {
+        await whenAborted(signal);
+        throw new Error("aborted");
+      },
+    });
+    termination.noteAnswered({
+      type: "HttpNotificationTemplate",
+      id: "41",
+      remove: async () => {
+        throw new Error("status 500");
+      },
+    });
+    const { leftBehind } = await termination.settleBeforeExit();
+    await inFlight;
+    // The roll-back did not wait for the create in flight.
+    expect(order.indexOf("rolled back 0_quick")).toBeLessThan(order.indexOf("create ended"));
+    expect(leftBehind).toEqual(
+      expect.arrayContaining([
+        { type: "AppToken", id: "0_stuck" },
+        { type: "HttpNotificationTemplate", id: "41" },
+      ]),
+    );
+    expect(leftBehind).toHaveLength(2);
+    expect(lines.join("\n")).toMatch(/AppToken 0_stuck may remain/);
+    expect(lines.join("\n")).toMatch(/rolled back AppToken 0_quick/);
+  }, 4 * EXIT_BUDGET_MS);
+});
+
+describe("a clean-up delete during recovery that fails", () => {
+  it("is reported with the type and id of what remains, never a secret", async () => {
+    const lifetime = new OperationLifetime(60_000);
+    const lines: string[] = [];
+    const ctx = contextOn(lifetime, 1_000, lines);
+    const plan: RecoverableCreate<Obj> = {
+      what: "app token",
+      fingerprint: "unusable",
+      // The answer is lost after the platform acted.
+      create: () => Promise.reject(Object.assign(new Error("status 502"), { code: "HTTP_ERROR", status: 502 })),
+      find: async () => [{ id: "0_unreadable" }],
+      idOf: (o) => o.id,
+      propertiesOf: (o) => ({ tokenId: o.id }),
+      usable: (o) => typeof o.token === "string",
+      discard: () => Promise.reject(Object.assign(new Error(`status 500 (${"x".repeat(3)})`), { code: "HTTP_ERROR", status: 500 })),
+    };
+    const error = await createWithRecovery(ctx, plan).catch((e: unknown) => e as Error);
+    expect(error.message).toMatch(/app token it made \(0_unreadable\) could not be used, and deleting it failed/);
+    expect(error.message).toMatch(/pulumi-svc recover/);
+    expect(lines.join("\n")).toMatch(/app token 0_unreadable made by it could not be used, and deleting it failed/);
+    expect(lines.join("\n")).not.toContain(SECRET_VALUE);
+  });
+});
