@@ -1,0 +1,146 @@
+/**
+ * A run that dies, through the real engine, on both providers: `pulumi up` of 20 app tokens and 3 HTTP templates on an
+ * emulator answering every request late, and, in the middle, SIGKILL of the provider process alone (the plugin, or
+ * the dynamic provider host: the engine goes on and records the creates in flight as failed) or of the whole runner
+ * (the CLI, the language host and the providers at once: the state keeps pending creates and the stack's lock), at
+ * several points: before the first answer, mid-run, while the templates are being activated. Then what the docs
+ * prescribe (docs/design.md, "Recovering a killed run"): `pulumi-svc recover --yes` (after a runner's death it
+ * reports the lock, `pulumi cancel` releases it, recover again), then `pulumi up`. After it the platform's live
+ * objects are exactly the state's: no orphan, no duplicate, nothing pending, no token value at rest in the backend.
+ * The time to recover (recover, then up) is printed for each kind of kill.
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { recover, type RecoverResult } from "../../provider/cli/recover";
+import { pulumiCli } from "../../provider/cli/recoverPulumi";
+import { serverAndState } from "../support/faultChecks";
+import { type PlatformStack, platformStack, type ProviderKind, type Scenario } from "../support/platformStack";
+import { backendFilesText, engineBinDir } from "../support/pulumi";
+import { runPulumi } from "../support/pulumiProcess";
+import { descendants, killAll, providerProcesses } from "./processTree";
+
+const TOKENS = 20;
+const LATENCY_MS = 300;
+
+function scenario(tag: string): Scenario {
+  return {
+    tokens: Object.fromEntries(Array.from({ length: TOKENS }, (_, i) => [`t${i}`, { description: `${tag} token ${i}`, sessionPrivileges: `list:${i}` }])),
+    templates: Object.fromEntries(
+      ["alpha", "beta", "gamma"].map((name) => [
+        name,
+        { event: "entry.ready", name: `${tag} ${name}`, systemName: `${tag}_${name}`, url: `https://hooks.example/${name}`, signSecret: "$signSecret" },
+      ]),
+    ),
+  };
+}
+
+type Victim = "provider" | "runner";
+type KillPoint = "before the first answer" | "mid-run" | "during the templates' activation";
+
+/** Which kills run on which provider: every point and both victims are covered, the engine time kept bounded. */
+const CASES: { provider: ProviderKind; victim: Victim; point: KillPoint }[] = [
+  { provider: "plugin", victim: "provider", point: "mid-run" },
+  { provider: "plugin", victim: "runner", point: "before the first answer" },
+  { provider: "plugin", victim: "runner", point: "during the templates' activation" },
+  { provider: "dynamic", victim: "provider", point: "during the templates' activation" },
+  { provider: "dynamic", victim: "runner", point: "mid-run" },
+];
+
+const timings: string[] = [];
+
+describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (provider) => {
+  let p: PlatformStack;
+  const stackName = `kill-${provider}`;
+  let serial = 0;
+
+  beforeAll(async () => {
+    p = await platformStack({ stackName, provider });
+    // A request of a dead run may still commit until its timeout: a short one keeps recover's wait short.
+    await p.stack.setConfig("svc:requestTimeoutMs", { value: "3000" });
+  }, 120_000);
+  afterAll(async () => {
+    await p?.close();
+    if (provider === "dynamic") console.log(`time to recover after each kill:\n${timings.join("\n")}`);
+  });
+
+  const recoverNow = (): Promise<RecoverResult> =>
+    recover(
+      { stack: stackName, yes: true },
+      {
+        cli: pulumiCli({ stack: stackName, cwd: p.workDir, binary: join(engineBinDir(), "pulumi"), env: { ...process.env, ...p.env } }),
+        out: (line) => console.log(`[recover] ${line}`),
+      },
+    );
+
+  /** Resolves at the kill point, watching the platform (the emulator's request counts and objects). */
+  async function reach(point: KillPoint, up: ReturnType<typeof runPulumi>): Promise<void> {
+    const options = { timeout: 90_000, interval: 25 };
+    if (point === "before the first answer") {
+      // The engine has started the creates (the first one is on its way): every answer is at least LATENCY_MS away.
+      await up.waitForOutput(/creating/);
+      return;
+    }
+    if (point === "mid-run") {
+      await vi.waitFor(async () => expect((await p.stats())["appToken.add"] ?? 0).toBeGreaterThanOrEqual(8), options);
+      return;
+    }
+    await vi.waitFor(async () => {
+      const stats = await p.stats();
+      const clones = Object.entries(stats).filter(([call]) => call.endsWith(".clone"));
+      expect(clones.reduce((sum, [, n]) => sum + n, 0)).toBeGreaterThanOrEqual(2);
+    }, options);
+  }
+
+  it.each(CASES.filter((c) => c.provider === provider))("SIGKILL of the $victim $point; recover --yes, then up: 0 orphans", async ({ victim, point }) => {
+    const tag = `kill${++serial}_${provider}`;
+    await p.setScenario(scenario(tag));
+    await p.resetStats();
+    p.emulator.ctx.faults.set({ latencyMs: LATENCY_MS });
+    const up = runPulumi(p, stackName, ["up", "--yes", "--skip-preview"]);
+    await reach(point, up);
+    const cli = up.child.pid!;
+    const killedAt = performance.now();
+    if (victim === "provider") {
+      const providers = providerProcesses(cli, provider);
+      expect(providers.length, "the provider process to kill").toBeGreaterThan(0);
+      killAll(providers.map((proc) => proc.pid));
+    } else {
+      killAll([cli, ...descendants(cli).map((proc) => proc.pid)]);
+    }
+    const exit = await up.exited;
+    expect(exit.code).not.toBe(0);
+    p.emulator.ctx.faults.set({});
+    const interrupted = await serverAndState(p.stack, p.client);
+    const orphansBefore = interrupted.server.tokens.filter((id) => !interrupted.state.tokens.includes(id)).length;
+
+    const recoverStarted = performance.now();
+    let result = await recoverNow();
+    if (result.outcome === "locked") {
+      // The dead runner's lock: the user's decision, `pulumi cancel`, then recover again.
+      expect(victim).toBe("runner");
+      const cancel = runPulumi(p, stackName, ["cancel", "--yes"]);
+      expect((await cancel.exited).code).toBe(0);
+      result = await recoverNow();
+    }
+    expect(["done", "clean"]).toContain(result.outcome);
+    const recoveredAt = performance.now();
+    const upResult = await p.stack.up();
+    expect(upResult.summary.result).toBe("succeeded");
+    const upAt = performance.now();
+
+    const { server, state } = await serverAndState(p.stack, p.client);
+    expect(state.pending).toBe(0);
+    expect(server).toEqual({ tokens: state.tokens, templates: state.templates, emailTemplates: state.emailTemplates });
+    expect([state.tokens.length, state.templates.length]).toEqual([TOKENS, 3]);
+    const atRest = backendFilesText(p.backendDir);
+    for (const token of await p.client.appTokens.iterate({ statusEqual: 2 }).toArray()) {
+      expect(token.token && atRest.includes(token.token), `token ${token.id}'s value in plain text in the backend`).toBeFalsy();
+    }
+    timings.push(
+      `  ${provider}, SIGKILL of the ${victim} ${point}: ${interrupted.state.pending} pending, ${orphansBefore} unrecorded tokens after the kill; ` +
+        `recover ${Math.round(recoveredAt - recoverStarted)} ms (${result.plan?.imports.length ?? 0} imported, ${result.plan?.clears.length ?? 0} cleared, ` +
+        `${result.plan?.deletes.length ?? 0} deleted), then up ${Math.round(upAt - recoveredAt)} ms; kill to converged ${Math.round(upAt - killedAt)} ms`,
+    );
+    await p.stack.destroy();
+  }, 300_000);
+});
