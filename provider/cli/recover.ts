@@ -1,8 +1,8 @@
 /**
  * `pulumi-svc recover --stack <name> [--yes]`: after a run that died (the provider process, or the whole runner),
  * finds the objects the platform made that no state records, and settles them (docs/design.md, "Recovering a killed
- * run"): pending creates are imported (exactly one match) or cleared (none); unrecorded objects whose twin the stack
- * holds or plans are deleted; an ambiguity is reported and nothing is guessed. Without --yes it only prints what it
+ * run"): pending creates are cleared and the object each made (exactly one match) is deleted; unrecorded objects
+ * whose twin the stack holds or plans are deleted; an ambiguity is reported and nothing is guessed. Without --yes it only prints what it
  * would do. With nothing pending and no failed update to look at, it reads the state and the history and stops.
  */
 import { setTimeout as sleep } from "node:timers/promises";
@@ -113,27 +113,27 @@ export async function recover(options: RecoverOptions, deps: RecoverDeps = {}): 
       out("Dry run: nothing was changed. Run again with --yes to do it.");
       return { outcome: plan.ambiguous.length > 0 ? "ambiguous" : "planned", plan, timings: { readMs, totalMs: elapsed() } };
     }
-    return { ...(await apply(plan, cli, accounts, options, out)), plan, timings: { readMs, totalMs: elapsed() } };
+    return { ...(await apply(plan, cli, accounts, state, options, out)), plan, timings: { readMs, totalMs: elapsed() } };
   } finally {
     await accounts.close();
   }
 }
 
-/** Does the plan: the pending creates first (the refresh takes the stack's lock: a locked stack stops everything). */
-async function apply(plan: RecoveryPlan, cli: PulumiCli, accounts: RecoverAccounts, options: RecoverOptions, out: (line: string) => void) {
-  if (plan.imports.length + plan.clears.length > 0) {
-    try {
-      // With an ambiguity nothing is cleared: the creates a person must settle stay pending.
-      await cli.refreshPendingCreates(plan.imports, { clear: plan.ambiguous.length === 0 });
-    } catch (error) {
-      if (!(error instanceof StackLockedError)) throw error;
-      out(
-        `The stack ${options.stack} is locked. If no pulumi run of it is in progress (its runner died), release the lock with ` +
-          `\`pulumi cancel --stack ${options.stack} --yes\`, then run pulumi-svc recover again. Nothing was changed.`,
-      );
-      return { outcome: "locked" as const };
-    }
-    out(`  refreshed: ${plan.imports.length} pending create(s) imported, ${plan.ambiguous.length === 0 ? plan.clears.length : 0} cleared`);
+/**
+ * Does the plan. The stack's lock first (a run in progress, or a dead one's: nothing is touched); then the deletes;
+ * then, only when every delete went through and nothing is ambiguous, the pending creates are cleared (before that
+ * they are what lets a later recover find the objects again).
+ */
+async function apply(plan: RecoveryPlan, cli: PulumiCli, accounts: RecoverAccounts, state: StackState, options: RecoverOptions, out: (line: string) => void) {
+  try {
+    if (state.stackUrn) await cli.probeLock(state.stackUrn);
+  } catch (error) {
+    if (!(error instanceof StackLockedError)) throw error;
+    out(
+      `The stack ${options.stack} is locked. If no pulumi run of it is in progress (its runner died), release the lock with ` +
+        `\`pulumi cancel --stack ${options.stack} --yes\`, then run pulumi-svc recover again. Nothing was changed.`,
+    );
+    return { outcome: "locked" as const };
   }
   let failed = 0;
   for (const doomed of plan.deletes) {
@@ -148,20 +148,26 @@ async function apply(plan: RecoveryPlan, cli: PulumiCli, accounts: RecoverAccoun
       out(`  could not delete ${doomed.type} ${displayed(doomed.id)}: ${(error as Error).message}`);
     }
   }
-  if (failed > 0) return { outcome: "failed" as const };
+  if (failed > 0) {
+    out(`${failed} delete(s) failed: the pending creates stay, so that running pulumi-svc recover again finds what is left`);
+    return { outcome: "failed" as const };
+  }
   if (plan.ambiguous.length > 0) return { outcome: "ambiguous" as const };
+  if (plan.clears.length > 0) {
+    await cli.clearPendingCreates();
+    out(`  cleared ${plan.clears.length} pending create(s)`);
+  }
   out(`stack ${options.stack}: recovered; nothing is pending. Next: pulumi up`);
   return { outcome: "done" as const };
 }
 
 function printPlan(plan: RecoveryPlan, out: (line: string) => void): void {
-  for (const i of plan.imports) out(`  import ${i.type} ${displayed(i.id)} into pending create ${i.urn}: ${i.reason}`);
   for (const c of plan.clears) out(`  clear pending create ${c.urn} (${c.type}): ${c.reason}`);
   for (const d of plan.deletes) out(`  delete ${d.type} ${displayed(d.id)}: ${d.reason}`);
   for (const a of plan.ambiguous) {
     out(
       `  AMBIGUOUS ${a.type}: pending create(s) ${a.urns.join(", ")} and candidates ${a.candidates.map(displayed).join(", ")}: ${a.reason}. ` +
-        "Nothing was guessed: import the right one with `pulumi refresh --import-pending-creates <urn> <id>`, delete the others, then run recover again",
+        "Nothing was guessed: delete the ones this stack made (or adopt one with adoptId), then run recover again",
     );
   }
   for (const l of plan.leftAlone) out(`  left alone ${l.type} ${displayed(l.id)}: ${l.reason}`);

@@ -2,9 +2,12 @@
  * What `pulumi-svc recover` does with what it found (pure: no I/O, tested on its own). An object is the platform's
  * (listed, never recorded by any state of the backend, created inside an interrupted run's window); a declaration is
  * what the stack says it wants (a pending create's inputs, a resource the state holds, a create the program plans).
- * - A pending create with exactly one matching object imports it; with none, it is cleared. Several identical
- *   pending creates with as many identical objects or fewer are paired (the objects are interchangeable); candidates
- *   that differ, or more candidates than creates, are an ambiguity: reported, nothing guessed, the creates stay.
+ * - A pending create is cleared, and the object it made (exactly one match) is deleted: the next `up` creates it again.
+ *   The engine cannot adopt it (its `refresh --import-pending-creates` marks the operation "importing", which no
+ *   later step reads: the operation is dropped, the object stays unrecorded), and a lost create's token value was
+ *   never handed to anyone. Several identical pending creates with as many identical objects or fewer take them all
+ *   (the objects are interchangeable); candidates that differ, or more candidates than creates, are an ambiguity:
+ *   reported, nothing guessed, nothing deleted or cleared.
  * - An object no pending create took is deleted when the state already holds its twin (the next `up` already made
  *   it) or the program plans to create it (a lost create's token value was never handed to anyone; a template's
  *   unrecorded clone would block the next create of its systemName).
@@ -57,7 +60,6 @@ export interface RecoveryInput {
 }
 
 export interface RecoveryPlan {
-  imports: { urn: string; type: string; id: string; reason: string }[];
   clears: { urn: string; type: string; reason: string }[];
   deletes: { type: string; account: string; id: string; reason: string }[];
   /** Pending creates left as they are, with the reason (an ambiguity a person must settle). */
@@ -93,7 +95,7 @@ const declaredKey = (d: Declared): string =>
   JSON.stringify([d.type, d.account, ...(d.type === "AppToken" ? [] : [d.fields.systemName ?? null]), ...(CREATION_FIELDS[d.type] ?? []).map((k) => d.fields[k] ?? null)]);
 
 export function planRecovery(input: RecoveryInput): RecoveryPlan {
-  const plan: RecoveryPlan = { imports: [], clears: [], deletes: [], ambiguous: [], leftAlone: [], unexplained: [] };
+  const plan: RecoveryPlan = { clears: [], deletes: [], ambiguous: [], leftAlone: [], unexplained: [] };
   // Another stack's run in progress (or dead) made these: never ours.
   const ours: Found[] = [];
   for (const object of input.found) {
@@ -135,12 +137,14 @@ export function planRecovery(input: RecoveryInput): RecoveryPlan {
     }
     creates.forEach((create, i) => {
       const object = candidates[i];
+      const urn = create.urn ?? "?";
       if (object) {
         claimed.add(object.id);
         const twins = creates.length > 1 ? ` (one of ${creates.length} identical creates, paired with one of ${candidates.length} identical objects)` : "";
-        plan.imports.push({ urn: create.urn ?? "?", type, id: object.id, reason: `the platform made it in the interrupted run${twins}` });
+        plan.deletes.push({ type, account: object.account, id: object.id, reason: `the interrupted create of ${urn} made it${twins}; the next up creates it again` });
+        plan.clears.push({ urn, type, reason: `its object ${object.id} is deleted` });
       } else {
-        plan.clears.push({ urn: create.urn ?? "?", type, reason: "the platform holds no object this create made" });
+        plan.clears.push({ urn, type, reason: "the platform holds no object this create made" });
       }
     });
   }
@@ -161,5 +165,5 @@ export function planRecovery(input: RecoveryInput): RecoveryPlan {
 
 /** Whether the plan changes nothing and needs nobody. */
 export function isEmptyPlan(plan: RecoveryPlan): boolean {
-  return plan.imports.length + plan.clears.length + plan.deletes.length + plan.ambiguous.length === 0;
+  return plan.clears.length + plan.deletes.length + plan.ambiguous.length === 0;
 }

@@ -18,8 +18,13 @@ export interface PulumiCli {
   config(): Promise<Record<string, unknown>>;
   /** The steps of `pulumi preview --json`. */
   previewSteps(): Promise<PreviewStep[]>;
-  /** `pulumi refresh` importing the given pending creates and, with `clear`, clearing the others. */
-  refreshPendingCreates(imports: { urn: string; id: string }[], options: { clear: boolean }): Promise<void>;
+  /**
+   * Takes and releases the stack's lock, changing nothing (a refresh of the stack's root resource alone): throws
+   * StackLockedError when a run holds it (or a dead run left it).
+   */
+  probeLock(stackUrn: string): Promise<void>;
+  /** `pulumi refresh --clear-pending-creates`: drops every pending create (and refreshes the state). */
+  clearPendingCreates(): Promise<void>;
 }
 
 export interface PreviewStep {
@@ -84,9 +89,11 @@ export function pulumiCli(options: PulumiCliOptions): PulumiCli {
       const preview = (await json(["preview", ...stackArgs, "--json"])) as { steps?: PreviewStep[] };
       return preview.steps ?? [];
     },
-    async refreshPendingCreates(imports, { clear }) {
-      const importArgs = imports.flatMap(({ urn, id }) => ["--import-pending-creates", urn, "--import-pending-creates", id]);
-      await run(["refresh", ...stackArgs, "--yes", "--skip-preview", ...importArgs, ...(clear ? ["--clear-pending-creates"] : [])]);
+    async probeLock(stackUrn) {
+      await run(["refresh", ...stackArgs, "--yes", "--skip-preview", "--target", stackUrn]);
+    },
+    async clearPendingCreates() {
+      await run(["refresh", ...stackArgs, "--yes", "--skip-preview", "--clear-pending-creates"]);
     },
   };
 }

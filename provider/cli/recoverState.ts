@@ -36,6 +36,8 @@ export interface StackState {
   providers: Map<string, Record<string, unknown>>;
   /** When the state was last written (ms since the epoch), from its manifest. */
   writtenAtMs?: number;
+  /** The URN of the stack's root resource (pulumi:pulumi:Stack). */
+  stackUrn?: string;
 }
 
 interface RawResource {
@@ -78,6 +80,7 @@ export function readStackState(exported: unknown): StackState {
   const written = Date.parse(String((deployment.manifest as { time?: string } | undefined)?.time ?? ""));
   if (Number.isFinite(written)) state.writtenAtMs = written;
   for (const raw of (deployment.resources as RawResource[] | undefined) ?? []) {
+    if (raw.type === "pulumi:pulumi:Stack" && raw.urn) state.stackUrn = raw.urn;
     if (raw.type?.startsWith("pulumi:providers:") && raw.urn && raw.id) {
       state.providers.set(`${raw.urn}::${raw.id}`, revealed(raw.inputs ?? {}) as Record<string, unknown>);
       continue;

@@ -89,10 +89,10 @@ describe("a create interrupted while its request is in flight", () => {
       propertiesOf: (o) => ({ tokenId: o.id }),
     };
     const termination = new Termination(() => lifetime.terminate(), ctx.log, () => lifetime.endUntil(Number.POSITIVE_INFINITY));
-    const creating = termination.trackCreate(createWithRecovery(ctx, plan)).catch((e: unknown) => e as Error);
+    const creating = termination.trackCreate(createWithRecovery(ctx, plan)).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 50));
     const settled = await termination.settleBeforeExit();
-    const error = await creating;
+    const error = (await creating) as Error;
     expect(settled.leftBehind).toEqual([]);
     // The look-up was cut by the exit budget (not the 30 s request timeout), and the message does not claim nothing was made.
     expect(lookupSignals.at(-1)?.aborted).toBe(true);
@@ -118,7 +118,7 @@ describe("a create interrupted while its request is in flight", () => {
       idOf: (o) => o.id,
       propertiesOf: (o) => ({ tokenId: o.id }),
     };
-    const error = await createWithRecovery(ctx, plan).catch((e: unknown) => e as Error);
+    const error = (await createWithRecovery(ctx, plan).catch((e: unknown) => e)) as Error;
     expect(error).not.toBeInstanceOf(PartialCreateError);
     expect(error.message).not.toMatch(/may still make it/);
     expect(looks).toBe(2); // the round's look-up, then the interrupted create's one
@@ -193,7 +193,7 @@ describe("a clean-up delete during recovery that fails", () => {
       usable: (o) => typeof o.token === "string",
       discard: () => Promise.reject(Object.assign(new Error(`status 500 (${"x".repeat(3)})`), { code: "HTTP_ERROR", status: 500 })),
     };
-    const error = await createWithRecovery(ctx, plan).catch((e: unknown) => e as Error);
+    const error = (await createWithRecovery(ctx, plan).catch((e: unknown) => e)) as Error;
     expect(error.message).toMatch(/app token it made \(0_unreadable\) could not be used, and deleting it failed/);
     expect(error.message).toMatch(/pulumi-svc recover/);
     expect(lines.join("\n")).toMatch(/app token 0_unreadable made by it could not be used, and deleting it failed/);

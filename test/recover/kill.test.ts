@@ -60,7 +60,7 @@ describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (
   }, 120_000);
   afterAll(async () => {
     await p?.close();
-    if (provider === "dynamic") console.log(`time to recover after each kill:\n${timings.join("\n")}`);
+    if (provider === "dynamic") console.log(`time to recover after each kill:\n  ${timings.join("\n  ")}`);
   });
 
   const recoverNow = (): Promise<RecoverResult> =>
@@ -76,8 +76,9 @@ describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (
   async function reach(point: KillPoint, up: ReturnType<typeof runPulumi>): Promise<void> {
     const options = { timeout: 90_000, interval: 25 };
     if (point === "before the first answer") {
-      // The engine has started the creates (the first one is on its way): every answer is at least LATENCY_MS away.
-      await up.waitForOutput(/creating/);
+      // The provider's session has started; its first creates go out now, and each answer is LATENCY_MS away.
+      await vi.waitFor(async () => expect((await p.stats())["session.start"] ?? 0).toBeGreaterThanOrEqual(1), options);
+      await new Promise((resolve) => setTimeout(resolve, LATENCY_MS / 2));
       return;
     }
     if (point === "mid-run") {
@@ -97,7 +98,13 @@ describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (
     await p.resetStats();
     p.emulator.ctx.faults.set({ latencyMs: LATENCY_MS });
     const up = runPulumi(p, stackName, ["up", "--yes", "--skip-preview"]);
-    await reach(point, up);
+    // An up that ends before the kill point fails the test with its output (e.g. a stack left locked).
+    await Promise.race([
+      reach(point, up),
+      up.exited.then(() => {
+        throw new Error(`pulumi up ended before the kill point:\n${up.output()}`);
+      }),
+    ]);
     const cli = up.child.pid!;
     const killedAt = performance.now();
     if (victim === "provider") {
@@ -137,10 +144,10 @@ describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (
       expect(token.token && atRest.includes(token.token), `token ${token.id}'s value in plain text in the backend`).toBeFalsy();
     }
     timings.push(
-      `  ${provider}, SIGKILL of the ${victim} ${point}: ${interrupted.state.pending} pending, ${orphansBefore} unrecorded tokens after the kill; ` +
-        `recover ${Math.round(recoveredAt - recoverStarted)} ms (${result.plan?.imports.length ?? 0} imported, ${result.plan?.clears.length ?? 0} cleared, ` +
-        `${result.plan?.deletes.length ?? 0} deleted), then up ${Math.round(upAt - recoveredAt)} ms; kill to converged ${Math.round(upAt - killedAt)} ms`,
+      `${provider}, SIGKILL of the ${victim} ${point}: ${interrupted.state.pending} pending, ${orphansBefore} unrecorded tokens after the kill; ` +
+        `recover ${Math.round(recoveredAt - recoverStarted)} ms (${result.plan?.clears.length ?? 0} pending creates cleared, ${result.plan?.deletes.length ?? 0} objects deleted), then up ${Math.round(upAt - recoveredAt)} ms; kill to converged ${Math.round(upAt - killedAt)} ms`,
     );
+    console.log(`time to recover: ${timings.at(-1)}`);
     await p.stack.destroy();
   }, 300_000);
 });

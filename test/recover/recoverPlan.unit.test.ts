@@ -1,6 +1,7 @@
 /**
  * The recover command's decisions, on their own (provider/cli/recoverMatch.ts, recoverWindow.ts): which pending
- * create imports which object, which it clears, which unrecorded object it deletes, and when it refuses to guess.
+ * create's object it deletes, which pending creates it clears, which other unrecorded object it deletes, and when it
+ * refuses to guess.
  */
 import { describe, expect, it } from "vitest";
 import { type Declared, type Found, matches, planRecovery, type RecoveryInput } from "../../provider/cli/recoverMatch";
@@ -53,16 +54,15 @@ describe("matching a create to an object", () => {
 });
 
 describe("the plan", () => {
-  it("one match imports, none clears", () => {
+  it("a pending create is cleared; the one object it made is deleted (the next up creates it again)", () => {
     const plan = planRecovery(
       input({
         pendingCreates: [pending("a", tokenFields("a")), pending("b", tokenFields("b"))],
         found: [object("0_a", tokenFields("a"))],
       }),
     );
-    expect(plan.imports).toEqual([expect.objectContaining({ urn: "urn:a", id: "0_a" })]);
-    expect(plan.clears).toEqual([expect.objectContaining({ urn: "urn:b" })]);
-    expect(plan.deletes).toEqual([]);
+    expect(plan.deletes).toEqual([expect.objectContaining({ id: "0_a", reason: expect.stringMatching(/interrupted create of urn:a made it/) })]);
+    expect(plan.clears.map((c) => c.urn)).toEqual(["urn:a", "urn:b"]);
     expect(plan.ambiguous).toEqual([]);
   });
 
@@ -73,11 +73,9 @@ describe("the plan", () => {
         found: [object("0_x", tokenFields("same")), object("0_y", tokenFields("same"))],
       }),
     );
-    expect(plan.imports.map((i) => [i.urn, i.id])).toEqual([
-      ["urn:a1", "0_x"],
-      ["urn:a2", "0_y"],
-    ]);
-    expect(plan.clears.map((c) => c.urn)).toEqual(["urn:a3"]);
+    expect(plan.deletes.map((d) => d.id)).toEqual(["0_x", "0_y"]);
+    expect(plan.deletes[0]?.reason).toMatch(/one of 3 identical creates/);
+    expect(plan.clears.map((c) => c.urn)).toEqual(["urn:a1", "urn:a2", "urn:a3"]);
     expect(plan.ambiguous).toEqual([]);
   });
 
@@ -86,7 +84,7 @@ describe("the plan", () => {
       input({ pendingCreates: [pending("a", tokenFields("same"))], found: [object("0_x", tokenFields("same")), object("0_y", tokenFields("same"))] }),
     );
     expect(more.ambiguous).toEqual([expect.objectContaining({ urns: ["urn:a"], candidates: ["0_x", "0_y"] })]);
-    expect([more.imports, more.clears, more.deletes]).toEqual([[], [], []]);
+    expect([more.clears, more.deletes]).toEqual([[], []]);
 
     // The create did not send sessionDuration: objects with different durations both match, and they differ.
     const differ = planRecovery(
@@ -96,7 +94,7 @@ describe("the plan", () => {
       }),
     );
     expect(differ.ambiguous).toEqual([expect.objectContaining({ reason: expect.stringMatching(/differ/) })]);
-    expect(differ.imports).toEqual([]);
+    expect(differ.deletes).toEqual([]);
   });
 
   it("an object two different pending creates could claim settles neither", () => {
@@ -107,14 +105,14 @@ describe("the plan", () => {
       }),
     );
     expect(plan.ambiguous).toHaveLength(2);
-    expect(plan.imports).toEqual([]);
+    expect(plan.deletes).toEqual([]);
   });
 
   it("an object outside the pending create's window is not imported", () => {
     const plan = planRecovery(
       input({ pendingCreates: [pending("a", tokenFields("a"))], found: [object("0_a", tokenFields("a"))], inPendingWindow: () => false }),
     );
-    expect(plan.imports).toEqual([]);
+    expect(plan.deletes).toEqual([]);
     expect(plan.clears).toHaveLength(1);
   });
 
@@ -149,7 +147,6 @@ describe("the plan", () => {
       }),
     );
     expect(plan.leftAlone).toEqual([expect.objectContaining({ id: "0_theirs" })]);
-    expect(plan.imports).toEqual([]);
     expect(plan.deletes).toEqual([]);
     expect(plan.clears).toHaveLength(1);
   });
