@@ -21,12 +21,13 @@ import { benchFunctions, type FunctionsBenchResult, renderFunctions } from "./fu
 import { fmt, table } from "./report";
 import { benchScale, DEFAULT_SCALE_SIZES, SCALE_OPERATIONS, SCALE_PROGRAMS, type ScaleBenchResult, type ScaleProgram } from "./scale";
 import { benchTakeover, type TakeoverBenchResult } from "./takeover";
+import { benchRecover, type RecoverBenchResult } from "./recover";
 import { benchSdk, type SdkBenchResult } from "./sdk";
 
-const PARTS = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions", "listing", "takeover", "scale"] as const;
+const PARTS = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions", "listing", "takeover", "scale", "recover"] as const;
 type Part = (typeof PARTS)[number];
 /** What `npm run bench` runs without --only or --shape; the scale shapes take long and run when asked for. */
-const DEFAULT_PARTS: Part[] = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions"];
+const DEFAULT_PARTS: Part[] = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions", "recover"];
 /** `--shape scale`: the parts of issue 27's shapes. */
 const SCALE_PARTS: Part[] = ["listing", "takeover", "scale"];
 
@@ -46,6 +47,7 @@ interface BenchReport {
   listing: Outcome<ListingRow[]>;
   takeover: Outcome<TakeoverBenchResult>;
   scale: Outcome<ScaleBenchResult>;
+  recover: Outcome<RecoverBenchResult>;
 }
 
 const positiveInt = (value: string): number => {
@@ -183,6 +185,14 @@ function render(report: BenchReport): string {
           fmt(r.templates),
           fmt(r.allTemplatesMs, 1),
         ]),
+      ),
+    ),
+  );
+  out.push(
+    section("pulumi-svc recover with nothing to recover (a stack of N resources; baseline: pulumi stack export alone)", report.recover, (r) =>
+      table(
+        ["resources", "recover ms", "stack export ms", "recover / export", "outcome"],
+        [[fmt(r.resources), fmt(r.recoverMs), fmt(r.exportMs), fmt(r.ratio, 2), r.outcome]],
       ),
     ),
   );
@@ -403,6 +413,7 @@ async function main(): Promise<void> {
     listing: await run(only.has("listing"), "listing", () => benchListing(DEFAULT_LISTING_SIZES)),
     takeover: await run(only.has("takeover"), "takeover", () => benchTakeover()),
     scale: await run(only.has("scale"), "scale", () => benchScale({ sizes: opts.scaleSizes, programs: opts.scalePrograms })),
+    recover: await run(only.has("recover"), "recover", () => benchRecover()),
   };
 
   report.loadAverageAtEnd = load();

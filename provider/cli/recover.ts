@@ -86,7 +86,7 @@ export async function recover(options: RecoverOptions, deps: RecoverDeps = {}): 
     }
     const windows = interruptedWindows(history, hasPending, Math.floor(Date.now() / 1000), Math.ceil(answerMs / 1000));
     for (const w of [...windows.failed, ...(windows.pending ? [windows.pending] : [])]) {
-      out(`  looking at ${w.label}: objects created from ${iso(w.startSec)} to ${iso(w.endSec)}`);
+      out(`  looking at ${w.label}: objects created ${w.startSec > 0 ? `from ${iso(w.startSec)} ` : ""}until ${iso(w.endSec)}`);
     }
     const found = await listUnrecorded(accounts, managed, (createdAt) => inWindows(windows, createdAt));
     const pendingWindow = windows.pending;
@@ -213,7 +213,13 @@ async function plannedCreates(cli: PulumiCli): Promise<SvcResource[]> {
   for (const step of steps) {
     const kind = svcTypeOf(step.newState?.type ?? "");
     if (step.op !== "create" || !kind || !step.urn) continue;
-    planned.push({ urn: step.urn, ...kind, inputs: step.newState?.inputs ?? {}, outputs: {}, ...(step.newState?.provider ? { provider: step.newState.provider } : {}) });
+    planned.push({
+      urn: step.urn,
+      ...kind,
+      inputs: step.newState?.inputs ?? {},
+      outputs: {},
+      ...(step.newState?.provider ? { provider: step.newState.provider } : {}),
+    });
   }
   return planned;
 }
@@ -222,7 +228,9 @@ async function plannedCreates(cli: PulumiCli): Promise<SvcResource[]> {
 function wildcardAccounts<T extends { foreignPending: Declared[]; found: Found[] }>(input: T): T {
   return {
     ...input,
-    foreignPending: input.foreignPending.flatMap((d) => (d.account === "*" ? [...new Set(input.found.map((f) => f.account))].map((account) => ({ ...d, account })) : [d])),
+    foreignPending: input.foreignPending.flatMap((d) =>
+      d.account === "*" ? [...new Set(input.found.map((f) => f.account))].map((account) => ({ ...d, account })) : [d],
+    ),
   };
 }
 

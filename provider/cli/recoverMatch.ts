@@ -92,7 +92,12 @@ function creationKey(object: Found): string {
 }
 
 const declaredKey = (d: Declared): string =>
-  JSON.stringify([d.type, d.account, ...(d.type === "AppToken" ? [] : [d.fields.systemName ?? null]), ...(CREATION_FIELDS[d.type] ?? []).map((k) => d.fields[k] ?? null)]);
+  JSON.stringify([
+    d.type,
+    d.account,
+    ...(d.type === "AppToken" ? [] : [d.fields.systemName ?? null]),
+    ...(CREATION_FIELDS[d.type] ?? []).map((k) => d.fields[k] ?? null),
+  ]);
 
 export function planRecovery(input: RecoveryInput): RecoveryPlan {
   const plan: RecoveryPlan = { clears: [], deletes: [], ambiguous: [], leftAlone: [], unexplained: [] };
@@ -141,7 +146,12 @@ export function planRecovery(input: RecoveryInput): RecoveryPlan {
       if (object) {
         claimed.add(object.id);
         const twins = creates.length > 1 ? ` (one of ${creates.length} identical creates, paired with one of ${candidates.length} identical objects)` : "";
-        plan.deletes.push({ type, account: object.account, id: object.id, reason: `the interrupted create of ${urn} made it${twins}; the next up creates it again` });
+        plan.deletes.push({
+          type,
+          account: object.account,
+          id: object.id,
+          reason: `the interrupted create of ${urn} made it${twins}; the next up creates it again`,
+        });
         plan.clears.push({ urn, type, reason: `its object ${object.id} is deleted` });
       } else {
         plan.clears.push({ urn, type, reason: "the platform holds no object this create made" });

@@ -70,11 +70,15 @@ export function interruptedWindows(history: readonly HistoryEntry[], hasPendingC
     windows.failed.push({
       startSec: start - WINDOW_SLACK_SECONDS,
       endSec: Math.min(nowSec, end + answerSec) + WINDOW_SLACK_SECONDS,
-      label: `update ${entry.version ?? "?"} (${entry.result})`,
+      label: `the update started ${entry.startTime} (${entry.result})`,
     });
   }
   if (hasPendingCreates) {
-    windows.pending = { startSec: lookBackSec - WINDOW_SLACK_SECONDS, endSec: nowSec + WINDOW_SLACK_SECONDS, label: "the run that left pending creates" };
+    windows.pending = {
+      startSec: lookBackSec - WINDOW_SLACK_SECONDS,
+      endSec: nowSec + WINDOW_SLACK_SECONDS,
+      label: lookBackSec === 0 ? "the run that left pending creates (since the stack began)" : "the run that left pending creates",
+    };
   }
   return windows;
 }

@@ -13,9 +13,22 @@ import type { LogLine, OperationLog, Severity } from "./operationLog";
 
 export type ProviderEvent =
   | { type: "retry"; service?: string; action?: string; reason: string; delayMs: number; attempt?: number; status?: number }
-  | { type: "recovery"; resource: string; outcome: "adopted" | "createdAgain" | "replacedUnreadable" | "discardFailed"; round: number; id?: string; cause: string }
+  | {
+      type: "recovery";
+      resource: string;
+      outcome: "adopted" | "createdAgain" | "replacedUnreadable" | "discardFailed";
+      round: number;
+      id?: string;
+      cause: string;
+    }
   /** A create interrupted (Cancel, the deadline, the engine stopping the process) after its request was sent. */
-  | { type: "interrupted"; resource: string; outcome: "nothingMade" | "found" | "deleted" | "reported" | "rolledBack" | "leftBehind" | "unknown"; id?: string; cause: string }
+  | {
+      type: "interrupted";
+      resource: string;
+      outcome: "nothingMade" | "found" | "deleted" | "reported" | "rolledBack" | "leftBehind" | "unknown";
+      id?: string;
+      cause: string;
+    }
   | { type: "slowCall"; service?: string; action?: string; ms: number; status: number };
 
 /** An answer slower than this is reported (info): a healthy platform answers in well under a second. */
@@ -106,7 +119,10 @@ export function describeEvent(event: ProviderEvent): { severity: Severity; messa
         leftBehind: `${event.resource} ${event.id} may remain: deleting it failed or did not finish before the process had to stop; run pulumi-svc recover after the run`,
         unknown: `could not tell whether a ${event.resource} was made; one may remain (pulumi-svc recover after the run finds it)`,
       };
-      return { severity: event.outcome === "unknown" || event.outcome === "leftBehind" ? "warning" : "info", message: `a create was interrupted (${event.cause}): ${what[event.outcome]}` };
+      return {
+        severity: event.outcome === "unknown" || event.outcome === "leftBehind" ? "warning" : "info",
+        message: `a create was interrupted (${event.cause}): ${what[event.outcome]}`,
+      };
     }
   }
 }

@@ -72,8 +72,8 @@ describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (
       },
     );
 
-  /** Resolves at the kill point, watching the platform (the emulator's request counts and objects). */
-  async function reach(point: KillPoint, up: ReturnType<typeof runPulumi>): Promise<void> {
+  /** Resolves at the kill point, watching the platform (the emulator's request counts). */
+  async function reach(point: KillPoint): Promise<void> {
     const options = { timeout: 90_000, interval: 25 };
     if (point === "before the first answer") {
       // The provider's session has started; its first creates go out now, and each answer is LATENCY_MS away.
@@ -92,62 +92,66 @@ describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (
     }, options);
   }
 
-  it.each(CASES.filter((c) => c.provider === provider))("SIGKILL of the $victim $point; recover --yes, then up: 0 orphans", async ({ victim, point }) => {
-    const tag = `kill${++serial}_${provider}`;
-    await p.setScenario(scenario(tag));
-    await p.resetStats();
-    p.emulator.ctx.faults.set({ latencyMs: LATENCY_MS });
-    const up = runPulumi(p, stackName, ["up", "--yes", "--skip-preview"]);
-    // An up that ends before the kill point fails the test with its output (e.g. a stack left locked).
-    await Promise.race([
-      reach(point, up),
-      up.exited.then(() => {
-        throw new Error(`pulumi up ended before the kill point:\n${up.output()}`);
-      }),
-    ]);
-    const cli = up.child.pid!;
-    const killedAt = performance.now();
-    if (victim === "provider") {
-      const providers = providerProcesses(cli, provider);
-      expect(providers.length, "the provider process to kill").toBeGreaterThan(0);
-      killAll(providers.map((proc) => proc.pid));
-    } else {
-      killAll([cli, ...descendants(cli).map((proc) => proc.pid)]);
-    }
-    const exit = await up.exited;
-    expect(exit.code).not.toBe(0);
-    p.emulator.ctx.faults.set({});
-    const interrupted = await serverAndState(p.stack, p.client);
-    const orphansBefore = interrupted.server.tokens.filter((id) => !interrupted.state.tokens.includes(id)).length;
+  it.each(CASES.filter((c) => c.provider === provider))(
+    "SIGKILL of the $victim $point; recover --yes, then up: 0 orphans",
+    async ({ victim, point }) => {
+      const tag = `kill${++serial}_${provider}`;
+      await p.setScenario(scenario(tag));
+      await p.resetStats();
+      p.emulator.ctx.faults.set({ latencyMs: LATENCY_MS });
+      const up = runPulumi(p, stackName, ["up", "--yes", "--skip-preview"]);
+      // An up that ends before the kill point fails the test with its output (e.g. a stack left locked).
+      await Promise.race([
+        reach(point),
+        up.exited.then(() => {
+          throw new Error(`pulumi up ended before the kill point:\n${up.output()}`);
+        }),
+      ]);
+      const cli = up.child.pid!;
+      const killedAt = performance.now();
+      if (victim === "provider") {
+        const providers = providerProcesses(cli, provider);
+        expect(providers.length, "the provider process to kill").toBeGreaterThan(0);
+        killAll(providers.map((proc) => proc.pid));
+      } else {
+        killAll([cli, ...descendants(cli).map((proc) => proc.pid)]);
+      }
+      const exit = await up.exited;
+      expect(exit.code).not.toBe(0);
+      p.emulator.ctx.faults.set({});
+      const interrupted = await serverAndState(p.stack, p.client);
+      const orphansBefore = interrupted.server.tokens.filter((id) => !interrupted.state.tokens.includes(id)).length;
 
-    const recoverStarted = performance.now();
-    let result = await recoverNow();
-    if (result.outcome === "locked") {
-      // The dead runner's lock: the user's decision, `pulumi cancel`, then recover again.
-      expect(victim).toBe("runner");
-      const cancel = runPulumi(p, stackName, ["cancel", "--yes"]);
-      expect((await cancel.exited).code).toBe(0);
-      result = await recoverNow();
-    }
-    expect(["done", "clean"]).toContain(result.outcome);
-    const recoveredAt = performance.now();
-    const upResult = await p.stack.up();
-    expect(upResult.summary.result).toBe("succeeded");
-    const upAt = performance.now();
+      const recoverStarted = performance.now();
+      let result = await recoverNow();
+      if (result.outcome === "locked") {
+        // The dead runner's lock: the user's decision, `pulumi cancel`, then recover again.
+        expect(victim).toBe("runner");
+        const cancel = runPulumi(p, stackName, ["cancel", "--yes"]);
+        expect((await cancel.exited).code).toBe(0);
+        result = await recoverNow();
+      }
+      expect(["done", "clean"]).toContain(result.outcome);
+      const recoveredAt = performance.now();
+      const upResult = await p.stack.up();
+      expect(upResult.summary.result).toBe("succeeded");
+      const upAt = performance.now();
 
-    const { server, state } = await serverAndState(p.stack, p.client);
-    expect(state.pending).toBe(0);
-    expect(server).toEqual({ tokens: state.tokens, templates: state.templates, emailTemplates: state.emailTemplates });
-    expect([state.tokens.length, state.templates.length]).toEqual([TOKENS, 3]);
-    const atRest = backendFilesText(p.backendDir);
-    for (const token of await p.client.appTokens.iterate({ statusEqual: 2 }).toArray()) {
-      expect(token.token && atRest.includes(token.token), `token ${token.id}'s value in plain text in the backend`).toBeFalsy();
-    }
-    timings.push(
-      `${provider}, SIGKILL of the ${victim} ${point}: ${interrupted.state.pending} pending, ${orphansBefore} unrecorded tokens after the kill; ` +
-        `recover ${Math.round(recoveredAt - recoverStarted)} ms (${result.plan?.clears.length ?? 0} pending creates cleared, ${result.plan?.deletes.length ?? 0} objects deleted), then up ${Math.round(upAt - recoveredAt)} ms; kill to converged ${Math.round(upAt - killedAt)} ms`,
-    );
-    console.log(`time to recover: ${timings.at(-1)}`);
-    await p.stack.destroy();
-  }, 300_000);
+      const { server, state } = await serverAndState(p.stack, p.client);
+      expect(state.pending).toBe(0);
+      expect(server).toEqual({ tokens: state.tokens, templates: state.templates, emailTemplates: state.emailTemplates });
+      expect([state.tokens.length, state.templates.length]).toEqual([TOKENS, 3]);
+      const atRest = backendFilesText(p.backendDir);
+      for (const token of await p.client.appTokens.iterate({ statusEqual: 2 }).toArray()) {
+        expect(token.token && atRest.includes(token.token), `token ${token.id}'s value in plain text in the backend`).toBeFalsy();
+      }
+      timings.push(
+        `${provider}, SIGKILL of the ${victim} ${point}: ${interrupted.state.pending} pending, ${orphansBefore} unrecorded tokens after the kill; ` +
+          `recover ${Math.round(recoveredAt - recoverStarted)} ms (${result.plan?.clears.length ?? 0} pending creates cleared, ${result.plan?.deletes.length ?? 0} objects deleted), then up ${Math.round(upAt - recoveredAt)} ms; kill to converged ${Math.round(upAt - killedAt)} ms`,
+      );
+      console.log(`time to recover: ${timings.at(-1)}`);
+      await p.stack.destroy();
+    },
+    300_000,
+  );
 });
