@@ -74,7 +74,9 @@ export function revealed(value: unknown): unknown {
 
 /** Reads an export; throws when it is not one. */
 export function readStackState(exported: unknown): StackState {
-  const deployment = (exported as { deployment?: Record<string, unknown> } | undefined)?.deployment;
+  const versioned = exported as { version?: unknown; deployment?: Record<string, unknown> } | undefined;
+  // A stack never deployed exports a version and no deployment.
+  const deployment = versioned?.deployment ?? (typeof versioned?.version === "number" ? {} : undefined);
   if (!deployment || typeof deployment !== "object") throw new Error("the state is not the output of `pulumi stack export` (no deployment)");
   const state: StackState = { resources: [], recordedIds: [], pendingCreates: [], providers: new Map() };
   const written = Date.parse(String((deployment.manifest as { time?: string } | undefined)?.time ?? ""));

@@ -162,7 +162,8 @@ describe("examples/gitops workflow: its run: steps against the emulator", () => 
 
     const { steps } = await runJob(pulumiUp, "up", { inputs: { stack: "dev" } });
     expect(failures(steps)).toEqual([]);
-    expect(steps.map((s) => s.step.name)).toEqual(["Install dependencies", "Select the stack", "Deploy"]);
+    expect(steps.map((s) => s.step.name)).toEqual(["Install dependencies", "Select the stack", "Recover an interrupted run", "Deploy"]);
+    expect(steps[2]!.stdout).toMatch(/nothing to recover/);
     expect(steps.at(-1)!.stdout).toMatch(/\+ 2 created/);
     const tokens = (await admin.appTokens.list()).objects;
     const backend = tokens.find((t) => t.description === "backend service (dev)");
