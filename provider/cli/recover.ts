@@ -12,7 +12,7 @@ import { RecoverAccounts } from "./recoverAccounts";
 import { type Declared, type Found, isEmptyPlan, planRecovery, type RecoveryPlan } from "./recoverMatch";
 import { type PulumiCli, pulumiCli, StackLockedError } from "./recoverPulumi";
 import { readStackState, type StackState, type SvcResource, svcTypeOf } from "./recoverState";
-import { answersSettleAtMs, inWindows, interruptedWindows, nothingInterrupted } from "./recoverWindow";
+import { answersSettleAtMs, type HistoryEntry, inWindows, interruptedWindows, nothingInterrupted } from "./recoverWindow";
 import { listCandidates, type Managed } from "./takeoverListing";
 
 export interface RecoverOptions {
@@ -105,7 +105,11 @@ export async function recover(options: RecoverOptions, deps: RecoverDeps = {}): 
       plan = planRecovery(wildcardAccounts({ ...input, planned }));
     }
     printPlan(plan, out);
-    if (isEmptyPlan(plan)) {
+    // The newest update failed (or a run died): the state may hold objects its provider deleted as it was stopped
+    // (termination.ts): a refresh drops them. Once later updates succeeded, they have settled the state.
+    const refresh = hasPending || newestUpdateFailed(history);
+    if (refresh) out("  the newest run was interrupted: the state is refreshed (pulumi refresh), which also drops its pending creates");
+    if (isEmptyPlan(plan) && !refresh) {
       out(`stack ${options.stack}: the platform holds nothing the interrupted runs left; nothing to recover (${elapsed()} ms)`);
       return { outcome: "clean", plan, timings: { readMs, totalMs: elapsed() } };
     }
@@ -113,7 +117,7 @@ export async function recover(options: RecoverOptions, deps: RecoverDeps = {}): 
       out("Dry run: nothing was changed. Run again with --yes to do it.");
       return { outcome: plan.ambiguous.length > 0 ? "ambiguous" : "planned", plan, timings: { readMs, totalMs: elapsed() } };
     }
-    return { ...(await apply(plan, cli, accounts, state, options, out)), plan, timings: { readMs, totalMs: elapsed() } };
+    return { ...(await apply(plan, refresh, cli, accounts, state, options, out)), plan, timings: { readMs, totalMs: elapsed() } };
   } finally {
     await accounts.close();
   }
@@ -124,7 +128,7 @@ export async function recover(options: RecoverOptions, deps: RecoverDeps = {}): 
  * then, only when every delete went through and nothing is ambiguous, the pending creates are cleared (before that
  * they are what lets a later recover find the objects again).
  */
-async function apply(plan: RecoveryPlan, cli: PulumiCli, accounts: RecoverAccounts, state: StackState, options: RecoverOptions, out: (line: string) => void) {
+async function apply(plan: RecoveryPlan, refresh: boolean, cli: PulumiCli, accounts: RecoverAccounts, state: StackState, options: RecoverOptions, out: (line: string) => void) {
   try {
     if (state.stackUrn) await cli.probeLock(state.stackUrn);
   } catch (error) {
@@ -153,9 +157,9 @@ async function apply(plan: RecoveryPlan, cli: PulumiCli, accounts: RecoverAccoun
     return { outcome: "failed" as const };
   }
   if (plan.ambiguous.length > 0) return { outcome: "ambiguous" as const };
-  if (plan.clears.length > 0) {
+  if (refresh || plan.clears.length > 0) {
     await cli.clearPendingCreates();
-    out(`  cleared ${plan.clears.length} pending create(s)`);
+    out(`  refreshed the state${plan.clears.length > 0 ? ` and cleared ${plan.clears.length} pending create(s)` : ""}`);
   }
   out(`stack ${options.stack}: recovered; nothing is pending. Next: pulumi up`);
   return { outcome: "done" as const };
@@ -204,6 +208,16 @@ async function otherStates(cli: PulumiCli, own: StackState): Promise<StackState[
 function urnPrefix(state: StackState): string | undefined {
   const urn = state.resources[0]?.urn ?? state.pendingCreates[0]?.urn;
   return urn?.split("::").slice(0, 2).join("::");
+}
+
+/** Whether the newest update of the history failed (or never finished). */
+function newestUpdateFailed(history: readonly HistoryEntry[]): boolean {
+  const updates = history.filter((entry) => entry.kind === "update");
+  const newest = updates.reduce<HistoryEntry | undefined>(
+    (best, entry) => (best === undefined || Date.parse(entry.startTime ?? "") > Date.parse(best.startTime ?? "") ? entry : best),
+    undefined,
+  );
+  return newest !== undefined && newest.result !== "succeeded";
 }
 
 /** The svc creates `pulumi preview` plans. */

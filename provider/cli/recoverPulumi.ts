@@ -23,7 +23,7 @@ export interface PulumiCli {
    * StackLockedError when a run holds it (or a dead run left it).
    */
   probeLock(stackUrn: string): Promise<void>;
-  /** `pulumi refresh --clear-pending-creates`: drops every pending create (and refreshes the state). */
+  /** `pulumi refresh --clear-pending-creates`: refreshes the state and drops every pending create. */
   clearPendingCreates(): Promise<void>;
 }
 
