@@ -22,7 +22,7 @@ const CREATION_FIELDS: Record<string, readonly string[]> = {
   EmailNotificationTemplate: ["name", "subject", "description"],
 };
 /** Fields the platform reports as "" when they were not sent. */
-const EMPTY_AS_UNSET = new Set(["description", "sessionPrivileges", "sessionUserId"]);
+const EMPTY_AS_UNSET: readonly string[] = ["description", "sessionPrivileges", "sessionUserId"];
 
 /** What the stack wants of one object: its type, account, and inputs (or outputs, for a resource the state holds). */
 export interface Declared {
@@ -82,7 +82,7 @@ export function matches(declared: Declared, object: Found): boolean {
   });
 }
 
-const normalized = (key: string, value: unknown): unknown => (EMPTY_AS_UNSET.has(key) && (value === undefined || value === null) ? "" : value);
+const normalized = (key: string, value: unknown): unknown => (EMPTY_AS_UNSET.includes(key) && (value === undefined || value === null) ? "" : value);
 const same = (key: string, a: unknown, b: unknown): boolean => JSON.stringify(normalized(key, a)) === JSON.stringify(normalized(key, b));
 
 /** The creation fields of an object as one string: two objects with equal keys are interchangeable. */
