@@ -128,7 +128,15 @@ export async function recover(options: RecoverOptions, deps: RecoverDeps = {}): 
  * then, only when every delete went through and nothing is ambiguous, the pending creates are cleared (before that
  * they are what lets a later recover find the objects again).
  */
-async function apply(plan: RecoveryPlan, refresh: boolean, cli: PulumiCli, accounts: RecoverAccounts, state: StackState, options: RecoverOptions, out: (line: string) => void) {
+async function apply(
+  plan: RecoveryPlan,
+  refresh: boolean,
+  cli: PulumiCli,
+  accounts: RecoverAccounts,
+  state: StackState,
+  options: RecoverOptions,
+  out: (line: string) => void,
+) {
   try {
     if (state.stackUrn) await cli.probeLock(state.stackUrn);
   } catch (error) {

@@ -49,7 +49,12 @@ describe("pulumi-svc recover on a scripted CLI", () => {
     const cli: PulumiCli = {
       exportStack: async ({ stack } = {}) => {
         calls.push(`export ${stack ?? "dev"}`);
-        return stack === "other" ? deployment([options.other ?? {}].filter((r) => r.urn), []) : own;
+        return stack === "other"
+          ? deployment(
+              [options.other ?? {}].filter((r) => r.urn),
+              [],
+            )
+          : own;
       },
       history: async () => [{ kind: "update", result: "succeeded", startTime: "2025-12-31T00:00:00Z", endTime: "2025-12-31T00:01:00Z" }],
       stacks: async () => ["dev", "other"],
