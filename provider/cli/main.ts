@@ -189,7 +189,7 @@ program
 program
   .command("recover")
   .description(
-    "after a run that died: import or clear the stack's pending creates and delete the objects its interrupted runs made that no state records (a dry run without --yes)",
+    "after a run that died: delete the objects its creates made that no state records and clear its pending creates (a dry run without --yes); exit 2 on an ambiguity, 3 on a locked stack",
   )
   .requiredOption("--stack <name>", "the stack (as `pulumi --stack` names it)")
   .option("--yes", "do it (without it, print what it would do)")
