@@ -58,14 +58,7 @@ export function pulumiCli(options: PulumiCliOptions): PulumiCli {
             return reject(new StackLockedError(`the stack ${options.stack} is locked`));
           }
           const detail = stripUserinfo(stderr.trim().split("\n").slice(-5).join(" ").slice(0, 2000));
-          reject(
-            new Error(
-              `\`pulumi ${args
-                .filter((a) => !a.startsWith("urn:"))
-                .slice(0, 3)
-                .join(" ")}\` failed: ${detail || (error as Error).message}`,
-            ),
-          );
+          reject(new Error(`\`pulumi ${args.slice(0, 2).join(" ")}\` of stack ${options.stack} failed: ${detail || (error as Error).message}`));
         },
       );
     });
