@@ -58,6 +58,16 @@ export function pulumiCli(options: PulumiCliOptions): PulumiCli {
             return reject(new StackLockedError(`the stack ${options.stack} is locked`));
           }
           const detail = stripUserinfo(stderr.trim().split("\n").slice(-5).join(" ").slice(0, 2000));
+          if (/failed to load checkpoint/i.test(text)) {
+            // A runner killed while the backend wrote the state (a file or object-store backend writes it in place).
+            return reject(
+              new Error(
+                `the state of stack ${options.stack} cannot be read (${detail}): the run probably died while writing it. ` +
+                  "File and object-store backends keep the previous version beside it (.pulumi/stacks/<project>/<stack>.json.bak): " +
+                  "copy it over <stack>.json, then run pulumi-svc recover again",
+              ),
+            );
+          }
           reject(new Error(`\`pulumi ${args.slice(0, 2).join(" ")}\` of stack ${options.stack} failed: ${detail || (error as Error).message}`));
         },
       );

@@ -9,6 +9,7 @@
  * objects are exactly the state's: no orphan, no duplicate, nothing pending, no token value at rest in the backend.
  * The time to recover (recover, then up) is printed for each kind of kill.
  */
+import { copyFileSync, type Dirent, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { recover, type RecoverResult } from "../../provider/cli/recover";
@@ -47,6 +48,15 @@ const CASES: { provider: ProviderKind; victim: Victim; point: KillPoint }[] = [
 ];
 
 const timings: string[] = [];
+
+/** Copies the file backend's backup of the stack's checkpoint over the checkpoint (what the recover message says). */
+function restoreCheckpointBackup(backendDir: string, stack: string): void {
+  const stacks = join(backendDir, ".pulumi", "stacks");
+  const entries = readdirSync(stacks, { recursive: true, withFileTypes: true }) as Dirent[];
+  const backup = entries.find((entry) => entry.isFile() && entry.name === `${stack}.json.bak`);
+  if (!backup) throw new Error(`no ${stack}.json.bak under ${stacks}`);
+  copyFileSync(join(backup.parentPath, backup.name), join(backup.parentPath, `${stack}.json`));
+}
 
 describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (provider) => {
   let p: PlatformStack;
