@@ -47,8 +47,11 @@ export class OperationLifetime {
   /** When the process must have exited (local ms), once terminating. */
   private exitByMs: number | undefined;
 
-  /** `deadlineMs`: the deadline of each operation (tests give a short one). */
-  constructor(readonly deadlineMs: number = OPERATION_DEADLINE_MS) {}
+  /** `deadlineMs`: the deadline of each operation; `exitBudgetMs`: from the engine's SIGINT to the exit (tests give short ones). */
+  constructor(
+    readonly deadlineMs: number = OPERATION_DEADLINE_MS,
+    private readonly exitBudgetMs: number = EXIT_BUDGET_MS,
+  ) {}
 
   /** The signal of an operation that starts now: its deadline, or Cancel. */
   signal(): AbortSignal {
@@ -67,8 +70,8 @@ export class OperationLifetime {
   terminate(): void {
     if (!this.terminating) {
       this.terminating = true;
-      this.exitByMs = Date.now() + EXIT_BUDGET_MS;
-      setTimeout(() => this.exit.abort(new Error("the process is exiting (the engine kills it 5 s after stopping it)")), EXIT_BUDGET_MS).unref();
+      this.exitByMs = Date.now() + this.exitBudgetMs;
+      setTimeout(() => this.exit.abort(new Error("the process is exiting (the engine kills it 5 s after stopping it)")), this.exitBudgetMs).unref();
     }
     this.cancel();
   }

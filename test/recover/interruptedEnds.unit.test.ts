@@ -9,11 +9,13 @@ import { describe, expect, it } from "vitest";
 import { CreateLedger } from "../../provider/core/createLedger";
 import { PartialCreateError } from "../../provider/core/errors";
 import type { OperationContext } from "../../provider/core/operationContext";
-import { EXIT_BUDGET_MS, OperationLifetime } from "../../provider/core/operationLifetime";
+import { OperationLifetime } from "../../provider/core/operationLifetime";
 import { createWithRecovery, type RecoverableCreate } from "../../provider/core/recovery";
 import { Termination } from "../../provider/core/termination";
 
 const SECRET_VALUE = "tok-value-never-printed-0123456789";
+/** The exit budget of these tests' lifetimes (a process has EXIT_BUDGET_MS, 4.25 s): same rules, shorter waits. */
+const SHORT_EXIT_BUDGET_MS = 600;
 
 interface Obj {
   id: string;
@@ -72,42 +74,38 @@ describe("a create interrupted while its request is in flight", () => {
     expect(lines.join("\n")).not.toContain(SECRET_VALUE);
   });
 
-  it(
-    "ends at the exit budget when the engine stops the process, and says an object may still appear",
-    async () => {
-      const lifetime = new OperationLifetime(60_000);
-      const lines: string[] = [];
-      const ctx = contextOn(lifetime, 30_000, lines);
-      const lookupSignals: AbortSignal[] = [];
-      const plan: RecoverableCreate<Obj> = {
-        what: "app token",
-        fingerprint: "never",
-        create: hangingCreate(ctx.signal),
-        find: async (_since, signal) => {
-          lookupSignals.push(signal);
-          return [];
-        },
-        idOf: (o) => o.id,
-        propertiesOf: (o) => ({ tokenId: o.id }),
-      };
-      const termination = new Termination(
-        () => lifetime.terminate(),
-        ctx.log,
-        () => lifetime.endUntil(Number.POSITIVE_INFINITY),
-      );
-      const creating = termination.trackCreate(createWithRecovery(ctx, plan)).catch((e: unknown) => e);
-      await new Promise((r) => setTimeout(r, 50));
-      const settled = await termination.settleBeforeExit();
-      const error = (await creating) as Error;
-      expect(settled.leftBehind).toEqual([]);
-      // The look-up was cut by the exit budget (not the 30 s request timeout), and the message does not claim nothing was made.
-      expect(lookupSignals.at(-1)?.aborted).toBe(true);
-      expect(lifetime.exitBudgetLeftMs()).toBe(0);
-      expect(error.message).toMatch(/may still make it/);
-      expect(error.message).toMatch(/pulumi-svc recover/);
-    },
-    4 * EXIT_BUDGET_MS,
-  );
+  it("ends at the exit budget when the engine stops the process, and says an object may still appear", async () => {
+    const lifetime = new OperationLifetime(60_000, SHORT_EXIT_BUDGET_MS);
+    const lines: string[] = [];
+    const ctx = contextOn(lifetime, 30_000, lines);
+    const lookupSignals: AbortSignal[] = [];
+    const plan: RecoverableCreate<Obj> = {
+      what: "app token",
+      fingerprint: "never",
+      create: hangingCreate(ctx.signal),
+      find: async (_since, signal) => {
+        lookupSignals.push(signal);
+        return [];
+      },
+      idOf: (o) => o.id,
+      propertiesOf: (o) => ({ tokenId: o.id }),
+    };
+    const termination = new Termination(
+      () => lifetime.terminate(),
+      ctx.log,
+      () => lifetime.endUntil(Number.POSITIVE_INFINITY),
+    );
+    const creating = termination.trackCreate(createWithRecovery(ctx, plan)).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    const settled = await termination.settleBeforeExit();
+    const error = (await creating) as Error;
+    expect(settled.leftBehind).toEqual([]);
+    // The look-up was cut by the exit budget (not the 30 s request timeout), and the message does not claim nothing was made.
+    expect(lookupSignals.at(-1)?.aborted).toBe(true);
+    expect(lifetime.exitBudgetLeftMs()).toBe(0);
+    expect(error.message).toMatch(/may still make it/);
+    expect(error.message).toMatch(/pulumi-svc recover/);
+  }, 30_000);
 
   it("between rounds (no request in flight) one look-up decides: nothing was made", async () => {
     const lifetime = new OperationLifetime(60_000);
@@ -134,63 +132,59 @@ describe("a create interrupted while its request is in flight", () => {
 });
 
 describe("a termination", () => {
-  it(
-    "rolls back the run's objects while the creates in flight end, within one budget, and names what it could not delete",
-    async () => {
-      const lifetime = new OperationLifetime(60_000);
-      const lines: string[] = [];
-      const termination = new Termination(
-        () => lifetime.terminate(),
-        (_s, m) => lines.push(m),
-        () => lifetime.endUntil(Number.POSITIVE_INFINITY),
-      );
-      const order: string[] = [];
-      // A create in flight that ends only when the exit budget runs out.
-      const inFlight = termination.trackCreate(
-        (async () => {
-          await whenAborted(lifetime.endUntil(Number.POSITIVE_INFINITY));
-          order.push("create ended");
-        })(),
-      );
-      termination.noteAnswered({
-        type: "AppToken",
-        id: "0_quick",
-        remove: async () => {
-          order.push("rolled back 0_quick");
-        },
-      });
-      termination.noteAnswered({
-        type: "AppToken",
-        id: "0_stuck",
-        // A delete the platform never answers: cut by the exit budget.
-        remove: async (signal) => {
-          await whenAborted(signal);
-          throw new Error("aborted");
-        },
-      });
-      termination.noteAnswered({
-        type: "HttpNotificationTemplate",
-        id: "41",
-        remove: async () => {
-          throw new Error("status 500");
-        },
-      });
-      const { leftBehind } = await termination.settleBeforeExit();
-      await inFlight;
-      // The roll-back did not wait for the create in flight.
-      expect(order.indexOf("rolled back 0_quick")).toBeLessThan(order.indexOf("create ended"));
-      expect(leftBehind).toEqual(
-        expect.arrayContaining([
-          { type: "AppToken", id: "0_stuck" },
-          { type: "HttpNotificationTemplate", id: "41" },
-        ]),
-      );
-      expect(leftBehind).toHaveLength(2);
-      expect(lines.join("\n")).toMatch(/AppToken 0_stuck may remain/);
-      expect(lines.join("\n")).toMatch(/rolled back AppToken 0_quick/);
-    },
-    4 * EXIT_BUDGET_MS,
-  );
+  it("rolls back the run's objects while the creates in flight end, within one budget, and names what it could not delete", async () => {
+    const lifetime = new OperationLifetime(60_000, SHORT_EXIT_BUDGET_MS);
+    const lines: string[] = [];
+    const termination = new Termination(
+      () => lifetime.terminate(),
+      (_s, m) => lines.push(m),
+      () => lifetime.endUntil(Number.POSITIVE_INFINITY),
+    );
+    const order: string[] = [];
+    // A create in flight that ends only when the exit budget runs out.
+    const inFlight = termination.trackCreate(
+      (async () => {
+        await whenAborted(lifetime.endUntil(Number.POSITIVE_INFINITY));
+        order.push("create ended");
+      })(),
+    );
+    termination.noteAnswered({
+      type: "AppToken",
+      id: "0_quick",
+      remove: async () => {
+        order.push("rolled back 0_quick");
+      },
+    });
+    termination.noteAnswered({
+      type: "AppToken",
+      id: "0_stuck",
+      // A delete the platform never answers: cut by the exit budget.
+      remove: async (signal) => {
+        await whenAborted(signal);
+        throw new Error("aborted");
+      },
+    });
+    termination.noteAnswered({
+      type: "HttpNotificationTemplate",
+      id: "41",
+      remove: async () => {
+        throw new Error("status 500");
+      },
+    });
+    const { leftBehind } = await termination.settleBeforeExit();
+    await inFlight;
+    // The roll-back did not wait for the create in flight.
+    expect(order.indexOf("rolled back 0_quick")).toBeLessThan(order.indexOf("create ended"));
+    expect(leftBehind).toEqual(
+      expect.arrayContaining([
+        { type: "AppToken", id: "0_stuck" },
+        { type: "HttpNotificationTemplate", id: "41" },
+      ]),
+    );
+    expect(leftBehind).toHaveLength(2);
+    expect(lines.join("\n")).toMatch(/AppToken 0_stuck may remain/);
+    expect(lines.join("\n")).toMatch(/rolled back AppToken 0_quick/);
+  }, 30_000);
 });
 
 describe("a clean-up delete during recovery that fails", () => {
