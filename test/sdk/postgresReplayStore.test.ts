@@ -4,6 +4,8 @@
  * its own: the table made on first use (also by receivers starting together), the bounded purge along the expiry
  * index, close() ending the pool, option errors, and the password never shown. Needs a server, so not in test:unit.
  */
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type PostgresServer } from "../../scripts/postgresServer";
@@ -88,6 +90,16 @@ describe("PostgresReplayStore", () => {
     await store.close();
     await expect.poll(mine).toBeLessThanOrEqual(before - 1);
     await expect(store.claim("k9", 60_000, "a")).rejects.toThrow(/closed/);
+  });
+
+  it("pg is loaded when a store is made, not when the sdk is imported (the built package)", () => {
+    const probe = `
+      const loaded = () => Object.keys(require.cache).some((path) => path.includes("/node_modules/pg/"));
+      const sdk = require(${JSON.stringify(join(__dirname, "..", "..", "dist", "sdk"))});
+      const before = loaded();
+      new sdk.PostgresReplayStore({ connectionString: "postgres://u@127.0.0.1:1/db" }).close();
+      console.log(JSON.stringify({ before, after: loaded() }));`;
+    expect(JSON.parse(execFileSync(process.execPath, ["-e", probe], { encoding: "utf8" }))).toEqual({ before: false, after: true });
   });
 
   it("bad options are a TypeError naming the option, never echoing the connection string", () => {

@@ -3,11 +3,11 @@
  * postgresReplayStore.test.ts, which needs a server), and issue 31's findings on SqliteReplayStore: claims owned
  * (in the suite), no wait on the event loop while another connection holds the file, the file made 0600.
  */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { MemoryReplayStore, SqliteReplayStore } from "../../sdk";
+import { MemoryReplayStore, postgresReplaySchema, SqliteReplayStore } from "../../sdk";
 import { replayStoreConformance } from "../support/replayStoreConformance";
 
 const folder = mkdtempSync(join(tmpdir(), "svc-replay-stores-"));
@@ -93,5 +93,17 @@ describe("SqliteReplayStore (issue 31)", () => {
     const store = openSqlite(path);
     expect(await store.claim("seen", 60_000, "a")).toBe("duplicate");
     expect(await store.claim("new", 60_000, "a")).toBe("claimed");
+  });
+});
+
+describe("PostgresReplayStore's documented schema", () => {
+  it("docs/sdk.md shows exactly what the store runs to make its table", () => {
+    const docs = readFileSync(join(__dirname, "..", "..", "docs", "sdk.md"), "utf8");
+    expect(docs).toContain(`\`\`\`sql\n${postgresReplaySchema()}\n\`\`\``);
+  });
+
+  it("a table name is checked before it reaches SQL", () => {
+    expect(postgresReplaySchema("app.hooks")).toContain("CREATE INDEX IF NOT EXISTS hooks_expires_at ON app.hooks (expires_at);");
+    for (const bad of ["Hooks", "a;drop", "a.b.c", "", "1abc"]) expect(() => postgresReplaySchema(bad), bad).toThrow(/"table"/);
   });
 });
