@@ -11,24 +11,28 @@ import { cpus } from "node:os";
 import { startPostgres, type PostgresServer } from "../scripts/postgresServer";
 import { type Fleet, startFleet } from "./receivers/fleet";
 import { percentile } from "./receivers/percentile";
-import { fmt, table } from "./report";
+import { fmt, median, table } from "./report";
 
 export interface ReceiversRow {
   setup: string;
   receivers: number;
   store: "memory" | "postgres";
   deliveries: number;
+  /** The median of the rounds' deliveries per second (events raised to the last delivered). */
   deliveriesPerSec: number;
   p50Ms: number;
   p99Ms: number;
   storeShare: number;
   dbConnections: number;
-  /** CPU time as a share of one core over the run. */
-  cpu: { bench: number; receivers: number; postgres: number; machineBusy: number };
+  /** CPU ms per delivery: the bench process (the deliverer and the proxy), the receivers, PostgreSQL. */
+  cpuMsPerDelivery: { bench: number; receivers: number; postgres: number };
+  /** Cores busy on the whole machine during this setup's rounds (other work included). */
+  machineBusy: number;
 }
 
 export interface ReceiversBenchResult {
   events: number;
+  rounds: number;
   cores: number;
   rows: ReceiversRow[];
   /** One receiver on the shared store against the memory store (target at least 0.5). */
@@ -68,101 +72,147 @@ function machineTicks(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
-async function measure(
-  pg: PostgresServer,
-  connectionString: string,
-  setup: Omit<ReceiversRow, "deliveriesPerSec" | "p50Ms" | "p99Ms" | "storeShare" | "dbConnections" | "cpu" | "deliveries">,
-  events: number,
-  run: number,
-): Promise<ReceiversRow> {
-  const fleet: Fleet = await startFleet({
-    receivers: setup.receivers,
-    store: setup.store,
-    connectionString,
-    tablePrefix: `bench${run}`,
-    leaseMs: 60_000,
-    workMs: 0,
-    storeConnections: 4,
-    delivery: { initialDelayMs: 100, backoffMultiplier: 2, maxDelayMs: 1000, maxAttempts: 20, timeoutMs: 10_000 },
-    query: (sql) => pg.query(sql),
-  });
-  try {
-    await fleet.deliver(Math.min(300, events)); // warm-up: connections, the table, JIT
-    await Promise.all(fleet.receivers.map((r) => r.stats(true)));
-    let dbConnections = 0;
-    let sampling = true;
-    const sampler = (async () => {
-      while (sampling) {
-        const n = Number(await pg.query("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"));
-        dbConnections = Math.max(dbConnections, n);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    })();
-    const cpuBefore = process.cpuUsage();
-    const pgBefore = postgresCpuMs(pg.pid());
-    const machineBefore = machineTicks();
-    const { jobIds, ms } = await fleet.deliver(events);
-    const cpuBench = process.cpuUsage(cpuBefore);
-    const pgMs = postgresCpuMs(pg.pid()) - pgBefore;
-    const machineAfter = machineTicks();
-    sampling = false;
-    await sampler;
-    const undelivered = fleet.undelivered(jobIds);
-    if (undelivered > 0) throw new Error(`${setup.setup}: ${undelivered} of ${events} deliveries did not end delivered`);
-    const stats = await Promise.all(fleet.receivers.map((r) => r.stats()));
-    const answers = stats.flatMap((s) => s.answersMs).sort((a, b) => a - b);
-    const answerMs = answers.reduce((a, b) => a + b, 0);
-    return {
-      ...setup,
-      deliveries: events,
-      deliveriesPerSec: events / (ms / 1000),
-      p50Ms: percentile(answers, 0.5),
-      p99Ms: percentile(answers, 0.99),
-      storeShare: answerMs > 0 ? stats.reduce((a, s) => a + s.storeMs, 0) / answerMs : 0,
-      dbConnections,
-      cpu: {
-        bench: (cpuBench.user + cpuBench.system) / 1000 / ms,
-        receivers: stats.reduce((a, s) => a + s.cpuMs, 0) / ms,
-        postgres: pgMs / ms,
-        machineBusy: ((machineAfter.busy - machineBefore.busy) / Math.max(1, machineAfter.total - machineBefore.total)) * cpus().length,
-      },
-    };
-  } finally {
-    await fleet.close();
-  }
+type Setup = Pick<ReceiversRow, "setup" | "receivers" | "store">;
+
+interface Round {
+  events: number;
+  ms: number;
+  answers: number[];
+  storeMs: number;
+  benchMs: number;
+  receiversMs: number;
+  postgresMs: number;
+  busyTicks: number;
+  totalTicks: number;
+  dbConnections: number;
 }
 
-export async function benchReceivers(options: { events?: number } = {}): Promise<ReceiversBenchResult> {
+/** One round: `events` raised at once, timed until the deliverer is idle; CPU and connections sampled around it. */
+async function round(pg: PostgresServer, fleet: Fleet, setup: Setup, events: number, applicationName: string): Promise<Round> {
+  await Promise.all(fleet.receivers.map((r) => r.stats(true)));
+  let dbConnections = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const n = Number(await pg.query(`SELECT count(*) FROM pg_stat_activity WHERE application_name = '${applicationName}'`));
+      dbConnections = Math.max(dbConnections, n);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const cpuBefore = process.cpuUsage();
+  const pgBefore = postgresCpuMs(pg.pid());
+  const machineBefore = machineTicks();
+  const { jobIds, ms } = await fleet.deliver(events);
+  const cpuBench = process.cpuUsage(cpuBefore);
+  const postgresMs = postgresCpuMs(pg.pid()) - pgBefore;
+  const machineAfter = machineTicks();
+  sampling = false;
+  await sampler;
+  const undelivered = fleet.undelivered(jobIds);
+  if (undelivered > 0) throw new Error(`${setup.setup}: ${undelivered} of ${events} deliveries did not end delivered`);
+  const stats = await Promise.all(fleet.receivers.map((r) => r.stats()));
+  return {
+    events,
+    ms,
+    answers: stats.flatMap((s) => s.answersMs),
+    storeMs: stats.reduce((a, s) => a + s.storeMs, 0),
+    benchMs: (cpuBench.user + cpuBench.system) / 1000,
+    receiversMs: stats.reduce((a, s) => a + s.cpuMs, 0),
+    postgresMs,
+    busyTicks: machineAfter.busy - machineBefore.busy,
+    totalTicks: machineAfter.total - machineBefore.total,
+    dbConnections,
+  };
+}
+
+function summarize(setup: Setup, rounds: Round[]): ReceiversRow {
+  const sum = (pick: (r: Round) => number) => rounds.reduce((a, r) => a + pick(r), 0);
+  const answers = rounds.flatMap((r) => r.answers).sort((a, b) => a - b);
+  const deliveries = sum((r) => r.events);
+  return {
+    ...setup,
+    deliveries,
+    deliveriesPerSec: median(rounds.map((r) => r.events / (r.ms / 1000))),
+    p50Ms: percentile(answers, 0.5),
+    p99Ms: percentile(answers, 0.99),
+    storeShare:
+      sum((r) => r.storeMs) /
+      Math.max(
+        1,
+        answers.reduce((a, b) => a + b, 0),
+      ),
+    dbConnections: Math.max(...rounds.map((r) => r.dbConnections)),
+    cpuMsPerDelivery: {
+      bench: sum((r) => r.benchMs) / deliveries,
+      receivers: sum((r) => r.receiversMs) / deliveries,
+      postgres: sum((r) => r.postgresMs) / deliveries,
+    },
+    machineBusy:
+      (sum((r) => r.busyTicks) /
+        Math.max(
+          1,
+          sum((r) => r.totalTicks),
+        )) *
+      cpus().length,
+  };
+}
+
+/**
+ * The three setups run side by side (each its own emulator, proxy, receivers and tables; the idle ones cost only
+ * memory), their rounds interleaved, so that other work on the machine weighs on each setup alike.
+ */
+export async function benchReceivers(options: { events?: number; rounds?: number } = {}): Promise<ReceiversBenchResult> {
   const events = options.events ?? 3000;
+  const rounds = options.rounds ?? 3;
+  const perRound = Math.ceil(events / rounds);
   const pg = await startPostgres();
+  const fleets: Fleet[] = [];
   try {
     const connectionString = `postgres://${pg.user}:${encodeURIComponent(pg.password)}@127.0.0.1:${pg.port}/${pg.database}`;
-    const setups = [
-      { setup: "1 receiver, memory store (baseline)", receivers: 1, store: "memory" as const },
-      { setup: "1 receiver, PostgresReplayStore", receivers: 1, store: "postgres" as const },
-      { setup: "3 receivers, PostgresReplayStore", receivers: 3, store: "postgres" as const },
+    const setups: Setup[] = [
+      { setup: "1 receiver, memory store (baseline)", receivers: 1, store: "memory" },
+      { setup: "1 receiver, PostgresReplayStore", receivers: 1, store: "postgres" },
+      { setup: "3 receivers, PostgresReplayStore", receivers: 3, store: "postgres" },
     ];
-    const rows: ReceiversRow[] = [];
-    for (const [i, setup] of setups.entries()) rows.push(await measure(pg, connectionString, setup, events, i));
+    for (const [i, setup] of setups.entries()) {
+      const fleet = await startFleet({
+        receivers: setup.receivers,
+        store: setup.store,
+        connectionString,
+        tablePrefix: `bench${i}`,
+        leaseMs: 60_000,
+        workMs: 0,
+        storeConnections: 4,
+        delivery: { initialDelayMs: 100, backoffMultiplier: 2, maxDelayMs: 1000, maxAttempts: 20, timeoutMs: 10_000 },
+        query: (sql) => pg.query(sql),
+      });
+      fleets.push(fleet);
+      await fleet.deliver(Math.min(300, perRound)); // warm-up: connections, the table, the JIT
+    }
+    const measured: Round[][] = setups.map(() => []);
+    for (let r = 0; r < rounds; r++)
+      for (const [i, setup] of setups.entries()) measured[i]!.push(await round(pg, fleets[i]!, setup, perRound, `receivers bench${i}`));
+    const rows = setups.map((setup, i) => summarize(setup, measured[i]!));
     const [memory, one, three] = rows as [ReceiversRow, ReceiversRow, ReceiversRow];
     return {
-      events,
+      events: perRound * rounds,
+      rounds,
       cores: cpus().length,
       rows,
       sharedVsMemory: one.deliveriesPerSec / memory.deliveriesPerSec,
       threeVsOne: three.deliveriesPerSec / one.deliveriesPerSec,
     };
   } finally {
+    for (const fleet of fleets) await fleet.close().catch(() => undefined);
     await pg.stop();
   }
 }
 
 export function renderReceivers(r: ReceiversBenchResult): string {
-  const cores = (share: number) => fmt(share, 2);
   return [
-    `  ${fmt(r.events)} events per setup through the emulator's deliverer (16 connections) and a round-robin proxy; each callback inserts into PostgreSQL`,
+    `  ${fmt(r.events)} events per setup in ${r.rounds} interleaved rounds, through the emulator's deliverer (16 connections) and a round-robin proxy; each callback inserts into PostgreSQL`,
     table(
-      ["setup", "deliveries/s", "p50 ms", "p99 ms", "store share", "db connections", "CPU: bench", "receivers", "postgres", "machine"],
+      ["setup", "deliveries/s", "p50 ms", "p99 ms", "store share", "db connections", "CPU ms/delivery: bench", "receivers", "postgres", "machine busy"],
       r.rows.map((row) => [
         row.setup,
         fmt(row.deliveriesPerSec),
@@ -170,13 +220,13 @@ export function renderReceivers(r: ReceiversBenchResult): string {
         fmt(row.p99Ms, 1),
         `${fmt(row.storeShare * 100)} %`,
         fmt(row.dbConnections),
-        cores(row.cpu.bench),
-        cores(row.cpu.receivers),
-        cores(row.cpu.postgres),
-        `${cores(row.cpu.machineBusy)} of ${r.cores}`,
+        fmt(row.cpuMsPerDelivery.bench, 2),
+        fmt(row.cpuMsPerDelivery.receivers, 2),
+        fmt(row.cpuMsPerDelivery.postgres, 2),
+        `${fmt(row.machineBusy, 2)} of ${r.cores}`,
       ]),
     ),
     `  ratio 1 receiver on PostgreSQL / memory store = ${fmt(r.sharedVsMemory, 2)} (target >= 0.5); 3 receivers / 1 on PostgreSQL = ${fmt(r.threeVsOne, 2)} (target >= 1)`,
-    "  CPU in cores busy over the run: bench = the emulator's deliverer and the proxy (one process); machine = every process, other work included",
+    "  deliveries/s: the median round; bench = the emulator's deliverer and the proxy (one process); machine busy: cores busy, every process (other work included)",
   ].join("\n");
 }

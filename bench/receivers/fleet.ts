@@ -115,6 +115,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     leaseMs: options.leaseMs,
     workMs: options.workMs,
     storeConnections: options.storeConnections,
+    applicationName: `receivers ${options.tablePrefix}`,
   });
   const receivers: ReceiverHandle[] = [];
   const generations: number[] = [];

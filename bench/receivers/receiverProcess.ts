@@ -26,17 +26,19 @@ export interface ReceiverConfig {
   workMs: number;
   /** The store's pool size (PostgreSQL). */
   storeConnections: number;
+  /** Names both pools' connections in pg_stat_activity (the bench counts a setup's connections by it). */
+  applicationName: string;
 }
 
 interface Pool {
-  query(text: string, values?: unknown[]): Promise<unknown>;
+  query(query: { name: string; text: string; values: unknown[] }): Promise<unknown>;
   end(): Promise<void>;
   on(event: "error", listener: (error: Error) => void): unknown;
 }
 
 const config = JSON.parse(process.env.RECEIVER_CONFIG ?? "{}") as ReceiverConfig;
 const { Pool } = require("pg") as { Pool: new (options: Record<string, unknown>) => Pool };
-const work = new Pool({ connectionString: config.connectionString, max: 4, application_name: "bench receiver work" });
+const work = new Pool({ connectionString: config.connectionString, max: 4, application_name: config.applicationName });
 work.on("error", () => undefined);
 
 let answers: number[] = [];
@@ -63,14 +65,20 @@ function timed(store: ReplayStore): ReplayStore {
 
 const store =
   config.store === "postgres"
-    ? new PostgresReplayStore({ connectionString: config.connectionString, table: config.replayTable, maxConnections: config.storeConnections })
+    ? new PostgresReplayStore({
+        connectionString: config.connectionString,
+        table: config.replayTable,
+        maxConnections: config.storeConnections,
+        applicationName: config.applicationName,
+      })
     : new MemoryReplayStore();
 
 const handler = createWebhookHandler({
   secret: config.secret,
   replay: { store: timed(store), leaseMs: config.leaseMs },
   onEvent: async (event) => {
-    await work.query(`INSERT INTO ${config.handledTable} (event_id, receiver) VALUES ($1, $2)`, [event.eventNotificationJobId, config.name]);
+    const text = `INSERT INTO ${config.handledTable} (event_id, receiver) VALUES ($1, $2)`;
+    await work.query({ name: "handled", text, values: [event.eventNotificationJobId, config.name] });
     if (config.workMs > 0) await sleep(config.workMs);
   },
   onError: (error, { stage }) => process.stderr.write(`receiver ${config.name}: ${stage}: ${(error as Error)?.message}\n`),

@@ -28,11 +28,16 @@ export interface PostgresReplayStoreOptions {
   purgeBatch?: number;
   /** Told about failures nobody awaits (a background purge, a connection the server dropped while idle). */
   onError?: (error: unknown) => void;
+  /** How its connections are named in pg_stat_activity; default `pulumi-svc webhook receiver`. */
+  applicationName?: string;
 }
 
 /** The part of pg's Pool used here (pg ^8). */
 interface Pool {
-  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  query(
+    query: string | { name: string; text: string; values: unknown[] },
+    values?: unknown[],
+  ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
   end(): Promise<void>;
   on(event: "error", listener: (error: Error) => void): unknown;
 }
@@ -80,10 +85,44 @@ function loadPg(): { Pool: new (config: Record<string, unknown>) => Pool } {
   }
 }
 
+type Statement = "claim" | "complete" | "release" | "purge";
+
+/**
+ * The statements, one round trip each. claim: the upsert takes the key when it is absent or its hold lapsed;
+ * otherwise the row as it was (read in the same statement) says done or in progress. A row inserted by a
+ * concurrent claim after this statement's snapshot is not seen by the second part: nothing comes back, which the
+ * store reads as "in-progress". complete: done when this owner holds the key, or nobody does any more (absent, or
+ * the hold lapsed). release: only this owner's claim in progress. purge: a bounded batch along the expiry index,
+ * skipping rows a claim holds locked.
+ */
+function statementsFor(t: string): Record<Statement, string> {
+  return {
+    claim: `WITH claimed AS (
+         INSERT INTO ${t} AS r (key, state, owner, expires_at)
+         VALUES ($1, 'in-progress', $2, now() + $3::float8 * interval '1 millisecond')
+         ON CONFLICT (key) DO UPDATE SET state = 'in-progress', owner = excluded.owner, expires_at = excluded.expires_at
+         WHERE r.expires_at <= now()
+         RETURNING 'claimed'::text AS result
+       )
+       SELECT result FROM claimed
+       UNION ALL
+       SELECT CASE WHEN state = 'done' THEN 'duplicate' ELSE 'in-progress' END FROM ${t}
+       WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM claimed)`,
+    complete: `INSERT INTO ${t} AS r (key, state, owner, expires_at)
+       VALUES ($1, 'done', $2, now() + $3::float8 * interval '1 millisecond')
+       ON CONFLICT (key) DO UPDATE SET state = 'done', owner = excluded.owner, expires_at = excluded.expires_at
+       WHERE r.owner IS NOT DISTINCT FROM excluded.owner OR r.expires_at <= now()`,
+    release: `DELETE FROM ${t} WHERE key = $1 AND state = 'in-progress' AND owner IS NOT DISTINCT FROM $2`,
+    purge: `DELETE FROM ${t} WHERE key IN (
+         SELECT key FROM ${t} WHERE expires_at <= now() ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+  };
+}
+
 export class PostgresReplayStore implements ReplayStore {
   // Private fields (#): util.inspect and JSON.stringify never show them, and the pool's options hold the password.
   readonly #pool: Pool;
   readonly #table: string;
+  readonly #statements: Record<Statement, string>;
   readonly #createTable: boolean;
   readonly #purgeEveryMs: number;
   readonly #purgeBatch: number;
@@ -98,11 +137,16 @@ export class PostgresReplayStore implements ReplayStore {
       throw new TypeError('PostgresReplayStore: "connectionString" must be a postgres:// URL');
     }
     this.#table = checkTable(options.table ?? "webhook_replay");
+    this.#statements = statementsFor(this.#table);
     this.#createTable = options.createTable ?? true;
     const maxConnections = positive(options.maxConnections, "maxConnections", 4);
     const timeoutMs = positive(options.timeoutMs, "timeoutMs", 5000);
     this.#purgeEveryMs = positive(options.purgeEveryMs, "purgeEveryMs", 60_000);
     this.#purgeBatch = positive(options.purgeBatch, "purgeBatch", 1000);
+    const applicationName = options.applicationName ?? "pulumi-svc webhook receiver";
+    if (typeof applicationName !== "string" || applicationName.length > 63) {
+      throw new TypeError('PostgresReplayStore: "applicationName" must be a string of at most 63 characters');
+    }
     if (options.onError !== undefined && typeof options.onError !== "function") throw new TypeError('PostgresReplayStore: "onError" must be a function');
     const onError = options.onError;
     this.#onError = (error) => {
@@ -119,7 +163,7 @@ export class PostgresReplayStore implements ReplayStore {
       connectionTimeoutMillis: timeoutMs,
       query_timeout: timeoutMs,
       statement_timeout: timeoutMs,
-      application_name: "pulumi-svc webhook receiver",
+      application_name: applicationName,
     });
     // An idle connection the server closed is an 'error' event; unheard, it would end the process.
     this.#pool.on("error", this.#onError);
@@ -127,24 +171,7 @@ export class PostgresReplayStore implements ReplayStore {
 
   async claim(key: string, leaseMs: number = REPLAY_DEFAULTS.leaseMs, owner?: string): Promise<ClaimResult> {
     await this.#prepared();
-    const t = this.#table;
-    // One statement: the upsert takes the key when it is absent or its hold lapsed; otherwise the row as it was
-    // (read in the same statement) says done or in progress. A row inserted by a concurrent claim after this
-    // statement's snapshot is not seen by the second part: nothing comes back, which is "in-progress".
-    const { rows } = await this.#pool.query(
-      `WITH claimed AS (
-         INSERT INTO ${t} AS r (key, state, owner, expires_at)
-         VALUES ($1, 'in-progress', $2, now() + $3::float8 * interval '1 millisecond')
-         ON CONFLICT (key) DO UPDATE SET state = 'in-progress', owner = excluded.owner, expires_at = excluded.expires_at
-         WHERE r.expires_at <= now()
-         RETURNING 'claimed'::text AS result
-       )
-       SELECT result FROM claimed
-       UNION ALL
-       SELECT CASE WHEN state = 'done' THEN 'duplicate' ELSE 'in-progress' END FROM ${t}
-       WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM claimed)`,
-      [key, owner ?? null, leaseMs],
-    );
+    const { rows } = await this.#run("claim", [key, owner ?? null, leaseMs]);
     this.#purgeNowAndThen();
     const result = rows[0]?.result;
     return result === "claimed" || result === "duplicate" ? result : "in-progress";
@@ -152,19 +179,12 @@ export class PostgresReplayStore implements ReplayStore {
 
   async complete(key: string, ttlMs: number = REPLAY_DEFAULTS.windowMs, owner?: string): Promise<void> {
     await this.#prepared();
-    // Done when this owner holds the key, or nobody does any more (absent, or the hold lapsed).
-    await this.#pool.query(
-      `INSERT INTO ${this.#table} AS r (key, state, owner, expires_at)
-       VALUES ($1, 'done', $2, now() + $3::float8 * interval '1 millisecond')
-       ON CONFLICT (key) DO UPDATE SET state = 'done', owner = excluded.owner, expires_at = excluded.expires_at
-       WHERE r.owner IS NOT DISTINCT FROM excluded.owner OR r.expires_at <= now()`,
-      [key, owner ?? null, ttlMs],
-    );
+    await this.#run("complete", [key, owner ?? null, ttlMs]);
   }
 
   async release(key: string, owner?: string): Promise<void> {
     await this.#prepared();
-    await this.#pool.query(`DELETE FROM ${this.#table} WHERE key = $1 AND state = 'in-progress' AND owner IS NOT DISTINCT FROM $2`, [key, owner ?? null]);
+    await this.#run("release", [key, owner ?? null]);
   }
 
   /** Waits for a purge in flight, then ends the pool (its connections close). Calls after it fail. */
@@ -174,6 +194,11 @@ export class PostgresReplayStore implements ReplayStore {
       await this.#pool.end();
     })();
     return this.#closing;
+  }
+
+  /** A named statement: PostgreSQL parses and plans it once per connection, not at every call. */
+  #run(statement: Statement, values: unknown[]) {
+    return this.#pool.query({ name: `svc-replay-${statement}:${this.#table}`, text: this.#statements[statement], values });
   }
 
   /** The table, made on first use when missing; a failure is retried at the next call. */
@@ -200,13 +225,7 @@ export class PostgresReplayStore implements ReplayStore {
     const now = performance.now();
     if (this.#purging || this.#closing || now - this.#lastPurge < this.#purgeEveryMs) return;
     this.#lastPurge = now;
-    const t = this.#table;
-    this.#purging = this.#pool
-      .query(
-        `DELETE FROM ${t} WHERE key IN (
-           SELECT key FROM ${t} WHERE expires_at <= now() ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)`,
-        [this.#purgeBatch],
-      )
+    this.#purging = this.#run("purge", [this.#purgeBatch])
       .then(({ rowCount }) => {
         // A full batch means more are waiting: the next claim purges again.
         if ((rowCount ?? 0) >= this.#purgeBatch) this.#lastPurge = Number.NEGATIVE_INFINITY;
