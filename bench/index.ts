@@ -5,7 +5,7 @@
  * A part that fails is reported as failed; the others still run, and the process then exits non-zero.
  *
  *   node dist/bench/index.js [--only emulator,sdk,provider,reliability,engineLog,functions] [--sizes 10,50,200,500 | --resources N] [--rounds N]
- *                            [--latency-ms 100] [--latency-resources 200] [--receiver-events 3000] [--json]
+ *                            [--latency-ms 100] [--latency-resources 200] [--receiver-events 5000] [--json]
  *   node dist/bench/index.js --shape scale [--scale-sizes 200,1000]   the scale shapes: listing, takeover, many resources and accounts
  */
 import { writeFileSync } from "node:fs";
@@ -372,7 +372,7 @@ async function main(): Promise<void> {
     .option("--rounds <n>", "rounds per size of the provider bench (median reported)", positiveInt, 2)
     .option("--latency-ms <n>", "the provider's realistic-latency case: the emulator answers after this many ms (0: skip the case)", nonNegativeInt, 100)
     .option("--latency-resources <n>", "AppTokens in the realistic-latency case", positiveInt, 200)
-    .option("--receiver-events <n>", "events per setup of the receivers part", positiveInt, 3000)
+    .option("--receiver-events <n>", "events per setup of the receivers part (in 5 rounds)", positiveInt, 5000)
     .option("--json", "print JSON instead of the table", false)
     .parse();
   const opts = program.opts<{

@@ -162,8 +162,8 @@ function summarize(setup: Setup, rounds: Round[]): ReceiversRow {
  * memory), their rounds interleaved, so that other work on the machine weighs on each setup alike.
  */
 export async function benchReceivers(options: { events?: number; rounds?: number } = {}): Promise<ReceiversBenchResult> {
-  const events = options.events ?? 3000;
-  const rounds = options.rounds ?? 3;
+  const events = options.events ?? 5000;
+  const rounds = options.rounds ?? 5;
   const perRound = Math.ceil(events / rounds);
   const pg = await startPostgres();
   const fleets: Fleet[] = [];
