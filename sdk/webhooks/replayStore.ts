@@ -19,8 +19,8 @@ export const CLAIM_RESULTS: readonly ClaimResult[] = ["claimed", "duplicate", "i
 /**
  * A job id's life: absent → `claim` → in progress (for at most `leaseMs`) → `complete` → done (for `ttlMs`), or
  * `release` → absent again. `claim` is the only check: it must decide and record in one atomic step, so that of two
- * concurrent claims of one key exactly one gets `claimed` (Redis: `SET key in-progress NX PX leaseMs`, then `GET`
- * on failure; SQL: an upsert on a unique key whose update applies only when the hold has lapsed).
+ * concurrent claims of one key exactly one gets `claimed` (Redis: `SET key in-progress:<owner> NX PX leaseMs`, then
+ * `GET` on failure; SQL: an upsert on a unique key whose update applies only when the hold has lapsed).
  *
  * Claims are owned: the receiver passes a random `owner` per attempt to all three calls. Only the holder's
  * `complete` and `release` count, so an attempt that outlived its lease cannot release or complete the claim of the
