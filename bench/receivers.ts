@@ -187,7 +187,7 @@ export async function benchReceivers(options: { events?: number; rounds?: number
         query: (sql) => pg.query(sql),
       });
       fleets.push(fleet);
-      await fleet.deliver(Math.min(300, perRound)); // warm-up: connections, the table, the JIT
+      await fleet.deliver(perRound); // warm-up, one round's worth: connections, the table, the JIT of every receiver
     }
     const measured: Round[][] = setups.map(() => []);
     for (let r = 0; r < rounds; r++)
