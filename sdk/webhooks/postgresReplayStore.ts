@@ -89,9 +89,10 @@ type Statement = "claim" | "complete" | "release" | "purge";
 
 /**
  * The statements, one round trip each. claim: the upsert takes the key when it is absent or its hold lapsed;
- * otherwise the row as it was (read in the same statement) says done or in progress. A row inserted by a
- * concurrent claim after this statement's snapshot is not seen by the second part: nothing comes back, which the
- * store reads as "in-progress". complete: done when this owner holds the key, or nobody does any more (absent, or
+ * otherwise the row as it was (read in the same statement) says done or in progress. That read sees the statement's
+ * snapshot, not what a concurrent claim committed meanwhile: a row it does not see, or sees lapsed (so the upsert
+ * lost to a concurrent claim), is "in-progress", never "duplicate" (a 409 the platform retries, not a 200 for an
+ * event whose claim may still fail). complete: done when this owner holds the key, or nobody does any more (absent, or
  * the hold lapsed). release: only this owner's claim in progress. purge: a bounded batch along the expiry index,
  * skipping rows a claim holds locked.
  */
@@ -106,7 +107,7 @@ function statementsFor(t: string): Record<Statement, string> {
        )
        SELECT result FROM claimed
        UNION ALL
-       SELECT CASE WHEN state = 'done' THEN 'duplicate' ELSE 'in-progress' END FROM ${t}
+       SELECT CASE WHEN state = 'done' AND expires_at > now() THEN 'duplicate' ELSE 'in-progress' END FROM ${t}
        WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM claimed)`,
     complete: `INSERT INTO ${t} AS r (key, state, owner, expires_at)
        VALUES ($1, 'done', $2, now() + $3::float8 * interval '1 millisecond')

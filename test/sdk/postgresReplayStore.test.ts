@@ -12,6 +12,12 @@ import { startPostgres, type PostgresServer } from "../../scripts/postgresServer
 import { PostgresReplayStore, postgresReplaySchema } from "../../sdk";
 import { replayStoreConformance } from "../support/replayStoreConformance";
 
+interface PgClient {
+  connect(): Promise<void>;
+  query(text: string): Promise<unknown>;
+  end(): Promise<void>;
+}
+
 let pg: PostgresServer;
 const stores: PostgresReplayStore[] = [];
 let tables = 0;
@@ -79,6 +85,29 @@ describe("PostgresReplayStore", () => {
     expect(await expired()).toBe(0);
     expect(await count(`SELECT count(*) FROM ${table} WHERE key LIKE 'kept-%'`)).toBe(20000);
     expect(await store.claim("live", 60_000, "b")).toBe("in-progress");
+  });
+
+  it("a claim that loses a race for a lapsed done key to a concurrent claim answers in-progress, never duplicate", async () => {
+    const table = "replay_race";
+    const store = open({ table });
+    expect(await store.claim("old", 60_000, "first")).toBe("claimed");
+    await store.complete("old", 1, "first"); // done, and its window ends at once
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Another receiver's claim of the lapsed key, held uncommitted: this store's claim takes its snapshot, then
+    // waits on the row; once the other commits, the upsert sees a live claim and does not apply.
+    const { Client } = require("pg") as { Client: new (o: Record<string, unknown>) => PgClient };
+    const other = new Client({ connectionString: connectionString() });
+    await other.connect();
+    try {
+      await other.query("BEGIN");
+      await other.query(`UPDATE ${table} SET state = 'in-progress', owner = 'other', expires_at = now() + interval '1 hour' WHERE key = 'old'`);
+      const racing = store.claim("old", 60_000, "late");
+      await expect.poll(() => count(`SELECT count(*) FROM pg_locks WHERE NOT granted`)).toBeGreaterThan(0);
+      await other.query("COMMIT");
+      expect(await racing).toBe("in-progress");
+    } finally {
+      await other.end();
+    }
   });
 
   it("close() ends its pool: its connections leave the server and later calls fail", async () => {
