@@ -69,7 +69,7 @@ describe("three receivers on one PostgreSQL behind one URL", () => {
     const perReceiver = new Set([...byJob.values()].flat());
     expect(perReceiver).toEqual(new Set(["r0", "r1", "r2"]));
     expect(await claimsOf(jobIds)).toEqual({ done: EVENTS });
-  });
+  }, 120_000);
 
   it("one receiver SIGKILLed mid-run and restarted: 0 lost, twice only for its interrupted work, no claim stuck", async () => {
     const delivering = fleet.deliver(EVENTS);
@@ -103,5 +103,5 @@ describe("three receivers on one PostgreSQL behind one URL", () => {
     // The killed receiver's claims lapsed and were taken over: nothing is left in progress.
     expect(await claimsOf(jobIds)).toEqual({ done: EVENTS });
     process.stdout.write(`kill: ${inFlightAtKill} in flight at the kill, ${twice.length} events handled twice, ${fleet.proxy.badGateways} 502s\n`);
-  });
+  }, 120_000);
 });
