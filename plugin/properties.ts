@@ -52,6 +52,30 @@ export function keyPaths(keys: Iterable<string>): PropertyPath[] {
   return [...keys].map((key) => [key]);
 }
 
+/** Secret texts shorter than this are not hidden in messages: hiding "1" everywhere would destroy them. */
+const MIN_HIDDEN_TEXT = 3;
+
+/** The text of every string and number inside a secret in `props`, at any depth: what no message may show. */
+export function secretTexts(props: unknown): string[] {
+  const texts: string[] = [];
+  const visit = (value: unknown, inSecret: boolean): void => {
+    if (isSecret(value)) return visit(value.value, true);
+    if (Array.isArray(value)) for (const item of value) visit(item, inSecret);
+    else if (value !== null && typeof value === "object") for (const item of Object.values(value)) visit(item, inSecret);
+    else if (inSecret && (typeof value === "string" || typeof value === "number") && String(value).length >= MIN_HIDDEN_TEXT) texts.push(String(value));
+  };
+  visit(props, false);
+  return texts;
+}
+
+/** `error` with every one of `texts` in its message replaced by [secret] (a lookup's "not found" may quote its argument). */
+export function withoutSecretTexts(error: unknown, texts: readonly string[]): unknown {
+  if (!(error instanceof Error) || !texts.some((text) => error.message.includes(text))) return error;
+  const longestFirst = [...texts].sort((a, b) => b.length - a.length);
+  const message = longestFirst.reduce((text, secretText) => text.split(secretText).join("[secret]"), error.message);
+  return Object.assign(new Error(message), { name: error.name });
+}
+
 export function secret(value: unknown): unknown {
   return { [SIG_KEY]: SECRET_SIG, value };
 }
