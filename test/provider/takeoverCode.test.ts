@@ -285,3 +285,49 @@ describe("takeover refuses what does not match the platform's grammar, and write
     expect(all.disabledCount).toBe(0);
   });
 });
+
+describe("credentials in a webhook url", () => {
+  const PASSWORD = "fake-hook-pa55word";
+  const TOKEN = "fakeQueryToken0123456789";
+  const webhook = (url: string) =>
+    candidate(httpNotificationTemplate, "2101", "hook", { event: "entry.ready", name: "Hook", url, method: "POST", secureHashingAlgo: "SHA256", active: true });
+
+  it("refuses in every language, naming the object, and never shows the credential", async () => {
+    const { programFor, LANGUAGES } = await import("../../provider/cli/takeoverWriters");
+    const urls = [
+      `https://deploy:${PASSWORD}@hooks.example.com/in`,
+      `https://deploy@hooks.example.com/in`,
+      `https://hooks.example.com/in?token=${TOKEN}`,
+      `https://hooks.example.com/in?x=1&sig=${TOKEN}`,
+      `https://hooks.example.com/in?anything=${TOKEN}`,
+    ];
+    for (const language of LANGUAGES)
+      for (const url of urls) {
+        const run = () => programFor(language, [webhook(url)], header);
+        expect(run, `${language} ${url}`).toThrow(
+          /^HttpNotificationTemplate 2101 \("hook"\): its url \(https:\/\/hooks\.example\.com\) (holds a user name or password|has a query parameter "\w+" that may hold a credential); takeover never writes credentials into code/,
+        );
+        let message = "";
+        try {
+          run();
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        expect(message).not.toContain(PASSWORD);
+        expect(message).not.toContain(TOKEN);
+      }
+  });
+
+  it("writes a url with a harmless query, and never a baseUrl's userinfo in the header", async () => {
+    const { programFor, LANGUAGES } = await import("../../provider/cli/takeoverWriters");
+    for (const language of LANGUAGES) {
+      const code = programFor(language, [webhook("https://hooks.example.com/in?source=svc")], {
+        ...header,
+        baseUrl: `https://deploy:${PASSWORD}@api.example.com/api_v3`,
+      });
+      expect(code, language).toContain("source=svc");
+      expect(code, language).toContain("https://api.example.com/api_v3");
+      expect(code, language).not.toContain(PASSWORD);
+    }
+  });
+});
