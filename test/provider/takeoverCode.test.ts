@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { untrusted } from "../../provider/cli/asciiLiteral";
 import { listCandidates, type Candidate } from "../../provider/cli/takeoverListing";
 import { declaredInputs, importFile, programCode } from "../../provider/cli/takeoverCode";
+import { LANGUAGES, programFor } from "../../provider/cli/takeoverWriters";
 import { appToken, emailNotificationTemplate, httpNotificationTemplate } from "../../provider/definitions";
 import type { ResourceDefinition } from "../../provider/definitions/define";
 import type { OperationContext } from "../../provider/core/operationContext";
@@ -292,8 +293,7 @@ describe("credentials in a webhook url", () => {
   const webhook = (url: string) =>
     candidate(httpNotificationTemplate, "2101", "hook", { event: "entry.ready", name: "Hook", url, method: "POST", secureHashingAlgo: "SHA256", active: true });
 
-  it("refuses in every language, naming the object, and never shows the credential", async () => {
-    const { programFor, LANGUAGES } = await import("../../provider/cli/takeoverWriters");
+  it("refuses in every language, naming the object, and never shows the credential", () => {
     const urls = [
       `https://deploy:${PASSWORD}@hooks.example.com/in`,
       `https://deploy@hooks.example.com/in`,
@@ -318,8 +318,7 @@ describe("credentials in a webhook url", () => {
       }
   });
 
-  it("writes a url with a harmless query, and never a baseUrl's userinfo in the header", async () => {
-    const { programFor, LANGUAGES } = await import("../../provider/cli/takeoverWriters");
+  it("writes a url with a harmless query, and never a baseUrl's userinfo in the header", () => {
     for (const language of LANGUAGES) {
       const code = programFor(language, [webhook("https://hooks.example.com/in?source=svc")], {
         ...header,
