@@ -59,8 +59,8 @@ const MIN_HIDDEN_TEXT = 3;
 export function secretTexts(props: unknown): string[] {
   const texts: string[] = [];
   const visit = (value: unknown, inSecret: boolean): void => {
-    if (isSecret(value)) return visit(value.value, true);
-    if (Array.isArray(value)) for (const item of value) visit(item, inSecret);
+    if (isSecret(value)) visit(value.value, true);
+    else if (Array.isArray(value)) for (const item of value) visit(item, inSecret);
     else if (value !== null && typeof value === "object") for (const item of Object.values(value)) visit(item, inSecret);
     else if (inSecret && (typeof value === "string" || typeof value === "number") && String(value).length >= MIN_HIDDEN_TEXT) texts.push(String(value));
   };
