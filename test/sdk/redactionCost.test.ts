@@ -11,15 +11,15 @@ import { stripUserinfo } from "../../contract/urlUserinfo";
 import { MAX_REDACTED_TEXT, redact, redactWhole, registerSecret } from "../../sdk/core/redact";
 import { apiError, harness } from "./helpers";
 
-const SMALL = 4_000;
+const SMALL = 8_000;
 const FACTOR = 16;
 /** Linear: about 1. The margin is wide (machine noise, a GC pause); quadratic is about FACTOR and more. */
 const MAX_COST_RATIO = 4;
 
 /** The fastest of a few runs of `work` (the least disturbed by other processes on the machine). */
-function cost(work: () => void): number {
+function cost(work: () => void, runs = 7): number {
   let best = Number.POSITIVE_INFINITY;
-  for (let run = 0; run < 5; run++) {
+  for (let run = 0; run < runs; run++) {
     const start = process.hrtime.bigint();
     work();
     best = Math.min(best, Number(process.hrtime.bigint() - start));
@@ -27,16 +27,24 @@ function cost(work: () => void): number {
   return best;
 }
 
-/** The cost of one text of `unit` repeated to FACTOR × SMALL characters, against FACTOR texts of SMALL characters. */
+/**
+ * The cost of one text of `unit` repeated to FACTOR × SMALL characters, against FACTOR texts of SMALL characters:
+ * the lowest of three measurements, since noise (another process, a GC pause) only ever raises a ratio, and a
+ * quadratic pattern's ratio never comes down to a linear one's.
+ */
 function costRatio(redactor: (text: string) => string, unit: string): number {
   const small = unit.repeat(Math.ceil(SMALL / unit.length));
   const big = unit.repeat(Math.ceil((SMALL * FACTOR) / unit.length));
   redactor(small); // compiled before measuring
-  const bigCost = cost(() => redactor(big));
-  const smallCost = cost(() => {
-    for (let i = 0; i < FACTOR; i++) redactor(small);
-  });
-  return bigCost / smallCost;
+  let lowest = Number.POSITIVE_INFINITY;
+  for (let attempt = 0; attempt < 3 && lowest >= MAX_COST_RATIO / 2; attempt++) {
+    const bigCost = cost(() => redactor(big));
+    const smallCost = cost(() => {
+      for (let i = 0; i < FACTOR; i++) redactor(small);
+    });
+    lowest = Math.min(lowest, bigCost / smallCost);
+  }
+  return lowest;
 }
 
 /** Texts that make a backtracking pattern retry from each start: one family per pattern, and each pattern's pieces. */
@@ -105,7 +113,7 @@ describe("the cost of redaction against the length of the text", () => {
     const megabyte = "eyJ".repeat(350_000);
     const justOver = "eyJ".repeat(Math.ceil((MAX_REDACTED_TEXT * 2) / 3));
     redact(justOver);
-    const ratio = cost(() => redact(megabyte)) / cost(() => redact(justOver));
+    const ratio = Math.min(...[0, 1, 2].map(() => cost(() => redact(megabyte)) / cost(() => redact(justOver))));
     expect(ratio).toBeLessThan(MAX_COST_RATIO);
     expect(redact(megabyte).length).toBeLessThanOrEqual(MAX_REDACTED_TEXT);
   });
