@@ -42,6 +42,9 @@ export default defineConfig({
       "test/sdk/exports.test.ts",
       "test/sdk/undiciParts.test.ts",
       "test/sdk/webhookReplayProcesses.test.ts",
+      // A PostgreSQL server (and, for the receivers, child processes and dist/).
+      "test/sdk/postgresReplayStore.test.ts",
+      "test/sdk/receiversAtScale.test.ts",
       "test/provider/runtimeBundle.test.ts",
       "test/provider/runtimeEntry.test.ts",
       "test/provider/shim.test.ts",

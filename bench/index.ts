@@ -5,7 +5,7 @@
  * A part that fails is reported as failed; the others still run, and the process then exits non-zero.
  *
  *   node dist/bench/index.js [--only emulator,sdk,provider,reliability,engineLog,functions] [--sizes 10,50,200,500 | --resources N] [--rounds N]
- *                            [--latency-ms 100] [--latency-resources 200] [--json]
+ *                            [--latency-ms 100] [--latency-resources 200] [--receiver-events 5000] [--json]
  *   node dist/bench/index.js --shape scale [--scale-sizes 200,1000]   the scale shapes: listing, takeover, many resources and accounts
  */
 import { writeFileSync } from "node:fs";
@@ -16,6 +16,7 @@ import { benchEmulator } from "./emulator";
 import { benchEngineLog, type EngineLogBenchResult, renderEngineLog } from "./engineLog";
 import { benchListing, DEFAULT_LISTING_SIZES, type ListingRow } from "./listing";
 import { benchProvider, DEFAULT_SIZES, OPERATIONS, type CpuFigures, type ProviderBenchResult } from "./provider";
+import { benchReceivers, type ReceiversBenchResult, renderReceivers } from "./receivers";
 import { benchReliability, type ReliabilityResult } from "./reliability";
 import { benchFunctions, type FunctionsBenchResult, renderFunctions } from "./functions";
 import { fmt, table } from "./report";
@@ -24,10 +25,10 @@ import { benchTakeover, type TakeoverBenchResult } from "./takeover";
 import { benchRecover, type RecoverBenchResult } from "./recover";
 import { benchSdk, type SdkBenchResult } from "./sdk";
 
-const PARTS = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions", "listing", "takeover", "scale", "recover"] as const;
+const PARTS = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions", "listing", "takeover", "scale", "receivers", "recover"] as const;
 type Part = (typeof PARTS)[number];
 /** What `npm run bench` runs without --only or --shape; the scale shapes take long and run when asked for. */
-const DEFAULT_PARTS: Part[] = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions", "recover"];
+const DEFAULT_PARTS: Part[] = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions", "receivers", "recover"];
 /** `--shape scale`: the parts of issue 27's shapes. */
 const SCALE_PARTS: Part[] = ["listing", "takeover", "scale"];
 
@@ -47,6 +48,7 @@ interface BenchReport {
   listing: Outcome<ListingRow[]>;
   takeover: Outcome<TakeoverBenchResult>;
   scale: Outcome<ScaleBenchResult>;
+  receivers: Outcome<ReceiversBenchResult>;
   recover: Outcome<RecoverBenchResult>;
 }
 
@@ -217,6 +219,7 @@ function render(report: BenchReport): string {
       ),
     ),
   );
+  out.push(section("Webhook receivers at scale: the memory store, then PostgresReplayStore with 1 and 3 receivers", report.receivers, renderReceivers));
   out.push(section("Scale shapes through the engine: one run each; ratio and CPU ratio against the no-op floor of the same size", report.scale, renderScale));
   return out.join("\n\n");
 }
@@ -379,6 +382,7 @@ async function main(): Promise<void> {
     .option("--rounds <n>", "rounds per size of the provider bench (median reported)", positiveInt, 2)
     .option("--latency-ms <n>", "the provider's realistic-latency case: the emulator answers after this many ms (0: skip the case)", nonNegativeInt, 100)
     .option("--latency-resources <n>", "AppTokens in the realistic-latency case", positiveInt, 200)
+    .option("--receiver-events <n>", "events per setup of the receivers part (in 5 rounds)", positiveInt, 5000)
     .option("--json", "print JSON instead of the table", false)
     .parse();
   const opts = program.opts<{
@@ -391,6 +395,7 @@ async function main(): Promise<void> {
     rounds: number;
     latencyMs: number;
     latencyResources: number;
+    receiverEvents: number;
     json: boolean;
   }>();
   const only = new Set(opts.only ?? (opts.shape === "scale" ? SCALE_PARTS : DEFAULT_PARTS));
@@ -413,6 +418,7 @@ async function main(): Promise<void> {
     listing: await run(only.has("listing"), "listing", () => benchListing(DEFAULT_LISTING_SIZES)),
     takeover: await run(only.has("takeover"), "takeover", () => benchTakeover()),
     scale: await run(only.has("scale"), "scale", () => benchScale({ sizes: opts.scaleSizes, programs: opts.scalePrograms })),
+    receivers: await run(only.has("receivers"), "receivers", () => benchReceivers({ events: opts.receiverEvents })),
     recover: await run(only.has("recover"), "recover", () => benchRecover()),
   };
 

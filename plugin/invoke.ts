@@ -2,14 +2,14 @@
  * The plugin's Invoke: a provider function (provider/definitions, FUNCTIONS) called by its token
  * `svc:index:<name>`. Arguments are checked against the definition before any API call; the result's secret fields
  * (the schema's `secret: true` outputs) go back wrapped as secrets, and every field does when an argument came as a
- * secret, so a program's secret never comes back in plain text.
+ * secret, so a program's secret never comes back in plain text, nor in a failure's message.
  */
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { ProviderSession } from "../provider/core/providerSession";
 import { FUNCTIONS } from "../provider/definitions";
 import { checkArguments, type FunctionDefinition, secretResults } from "../provider/definitions/defineFunction";
-import { keyPaths, type Props, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
+import { keyPaths, type Props, secretPaths, secretTexts, unwrapSecrets, withoutSecretTexts, wrapSecretPaths } from "./properties";
 import { typeToken } from "./schema";
 
 export class FunctionInvoker {
@@ -34,7 +34,10 @@ export class FunctionInvoker {
     if (!definition) throw new Error(this.unknown(token));
     const raw = (request.getArgs()?.toJavaScript() ?? {}) as Props;
     const args = checkArguments(definition, unwrapSecrets(raw) as Props);
-    const result = (await definition.invoke(this.session.contextFor(undefined), args)) as Props;
+    // A failure may quote an argument ("not found: <id>"): one that came as a secret is hidden.
+    const result = (await definition.invoke(this.session.contextFor(undefined), args).catch((error: unknown) => {
+      throw withoutSecretTexts(error, secretTexts(raw));
+    })) as Props;
     // A secret argument, at any depth, makes the whole result secret: which field it went into is not known.
     const secrets = secretPaths(raw).length > 0 ? Object.keys(result) : secretResults(definition);
     const plainResult = JSON.parse(JSON.stringify(result)) as Props;

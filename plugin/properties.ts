@@ -1,8 +1,8 @@
 /**
  * Pulumi's property values on the wire of the provider protocol: secrets travel as objects carrying the signature
  * key (`acceptSecrets`), at any depth (`keepers: { rotation: pulumi.secret(x) }`). Inputs are unwrapped once at the
- * edge (the runtime sees plain values); the path of every secret that came in is recorded first, and what goes
- * back is wrapped again at those paths and at every field the definition marks secret. The plugin accepts
+ * edge (the runtime sees plain values); the path of every secret that came in is recorded first (a list holding
+ * one as a whole), and what goes back is wrapped again at those paths and at every field the definition marks secret. The plugin accepts
  * secrets, so the engine does not re-mark them: a path forgotten here would be plain text in the state.
  */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
@@ -25,23 +25,55 @@ export function unwrapSecrets(value: unknown): unknown {
 }
 
 /**
- * The path of every secret in `props`, at any depth, arrays included. Only the outermost of nested secrets is
- * listed: wrapping it covers what is inside.
+ * The path of every secret in `props`, at any depth. Only the outermost of nested secrets is listed: wrapping it
+ * covers what is inside. A list that holds a secret anywhere is listed as a whole, never by index: the platform may
+ * return a list reordered, longer or shorter (drift, a recipient added by hand), and an index would then wrap the
+ * wrong element and leave the secret one in plain text. So paths name object keys only.
  */
 export function secretPaths(props: Props | undefined): PropertyPath[] {
   const paths: PropertyPath[] = [];
-  const visit = (value: unknown, path: (string | number)[]): void => {
-    if (isSecret(value)) paths.push(path);
-    else if (Array.isArray(value)) for (const [index, item] of value.entries()) visit(item, [...path, index]);
-    else if (value !== null && typeof value === "object") for (const [key, item] of Object.entries(value)) visit(item, [...path, key]);
+  const visit = (value: unknown, path: string[]): void => {
+    if (isSecret(value) || (Array.isArray(value) && holdsSecret(value))) paths.push(path);
+    else if (value !== null && typeof value === "object" && !Array.isArray(value)) for (const [key, item] of Object.entries(value)) visit(item, [...path, key]);
   };
   for (const [key, value] of Object.entries(props ?? {})) visit(value, [key]);
   return paths;
 }
 
+/** Whether a secret sits anywhere inside `value`. */
+function holdsSecret(value: unknown): boolean {
+  if (isSecret(value)) return true;
+  if (value === null || typeof value !== "object") return false;
+  return (Array.isArray(value) ? value : Object.values(value)).some(holdsSecret);
+}
+
 /** Top-level keys as paths (the fields a definition or the settings mark secret). */
 export function keyPaths(keys: Iterable<string>): PropertyPath[] {
   return [...keys].map((key) => [key]);
+}
+
+/** Secret texts shorter than this are not hidden in messages: hiding "1" everywhere would destroy them. */
+const MIN_HIDDEN_TEXT = 3;
+
+/** The text of every string and number inside a secret in `props`, at any depth: what no message may show. */
+export function secretTexts(props: unknown): string[] {
+  const texts: string[] = [];
+  const visit = (value: unknown, inSecret: boolean): void => {
+    if (isSecret(value)) visit(value.value, true);
+    else if (Array.isArray(value)) for (const item of value) visit(item, inSecret);
+    else if (value !== null && typeof value === "object") for (const item of Object.values(value)) visit(item, inSecret);
+    else if (inSecret && (typeof value === "string" || typeof value === "number") && String(value).length >= MIN_HIDDEN_TEXT) texts.push(String(value));
+  };
+  visit(props, false);
+  return texts;
+}
+
+/** `error` with every one of `texts` in its message replaced by [secret] (a lookup's "not found" may quote its argument). */
+export function withoutSecretTexts(error: unknown, texts: readonly string[]): unknown {
+  if (!(error instanceof Error) || !texts.some((text) => error.message.includes(text))) return error;
+  const longestFirst = [...texts].sort((a, b) => b.length - a.length);
+  const message = longestFirst.reduce((text, secretText) => text.split(secretText).join("[secret]"), error.message);
+  return Object.assign(new Error(message), { name: error.name });
 }
 
 export function secret(value: unknown): unknown {

@@ -114,8 +114,9 @@ export class SvcProviderServer {
   checkConfig(call: Call<provproto.CheckRequest>, callback: Callback<provproto.CheckResponse>): void {
     respond(callback, async () => {
       const raw = call.request.getNews()?.toJavaScript() ?? {};
-      const failures = settingsFailures(unwrapSecrets(raw) as Props);
-      const inputs = wrapSecretPaths(unwrapSecrets(raw) as Props, [...keyPaths(secretSettings()), ...secretPaths(raw)]);
+      const cameAsSecret = secretPaths(raw);
+      const failures = settingsFailures(unwrapSecrets(raw) as Props, new Set(cameAsSecret.map((path) => String(path[0]))));
+      const inputs = wrapSecretPaths(unwrapSecrets(raw) as Props, [...keyPaths(secretSettings()), ...cameAsSecret]);
       const response = new provproto.CheckResponse().setInputs(toStruct(inputs));
       return response.setFailuresList(failures.map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)));
     });

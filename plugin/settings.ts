@@ -1,7 +1,9 @@
 /**
  * The provider's settings as the plugin receives them (CheckConfig's news, Configure's arguments): each one known,
  * each of its type, and together a connection that resolves. One check for both methods, so a peer that skips
- * CheckConfig gets the same answer from Configure. Reasons name the setting and never quote its value.
+ * CheckConfig gets the same answer from Configure. Reasons name the setting and never quote its value; a failure's
+ * property (which the engine prints beside the property's value) is left empty for a setting the schema marks secret
+ * and for any setting that came in as a secret, a misspelt one (`svc:adminsecret`) included.
  */
 import { ConnectionError, resolveConnection, SETTINGS } from "../provider/core/connection";
 import { SECRET_SETTINGS } from "../provider/core/settings";
@@ -20,19 +22,24 @@ const isSetting = (key: string): key is SettingName => Object.hasOwn(SETTINGS, k
 /** Keys the engine adds to a provider's inputs (`version`, `__internal`...): never the user's settings. */
 const isEngineKey = (key: string) => key === "version" || key.startsWith("__");
 
-/** Every problem with `settings`; empty when they are usable (unknown values, in preview, are not judged). */
-export function settingsFailures(settings: Props): SettingFailure[] {
+/**
+ * Every problem with `settings` (plain values); empty when they are usable (unknown values, in preview, are not
+ * judged). `cameAsSecret`: the settings whose values came in wrapped as secrets.
+ */
+export function settingsFailures(settings: Props, cameAsSecret: ReadonlySet<string> = new Set()): SettingFailure[] {
   const failures: SettingFailure[] = [];
+  // The engine prints a failure's property value beside its reason: a secret's failure names it in the text only.
+  const propertyOf = (key: string) => (cameAsSecret.has(key) || (isSetting(key) && "secret" in SETTINGS[key] && SETTINGS[key].secret) ? "" : key);
   for (const [key, value] of Object.entries(settings)) {
     if (isEngineKey(key)) continue;
     if (!isSetting(key)) {
-      failures.push({ property: key, reason: `unknown setting "${key}"; expected one of: ${Object.keys(SETTINGS).join(", ")}` });
+      const near = Object.keys(SETTINGS).find((name) => name.toLowerCase() === key.toLowerCase());
+      const hint = near ? `did you mean "${near}"? (names are case-sensitive)` : `expected one of: ${Object.keys(SETTINGS).join(", ")}`;
+      failures.push({ property: propertyOf(key), reason: `unknown setting "${key}"; ${hint}` });
       continue;
     }
     const problem = typeProblem(SETTINGS[key].type, value);
-    // The engine prints a failure's property value beside its reason: a secret setting's failure names it in the text only.
-    const secretSetting = "secret" in SETTINGS[key] && SETTINGS[key].secret;
-    if (problem) failures.push({ property: secretSetting ? "" : key, reason: `${key}: ${problem}` });
+    if (problem) failures.push({ property: propertyOf(key), reason: `${key}: ${problem}` });
   }
   if (failures.length > 0 || Object.values(settings).some(isUnknown)) return failures;
   try {

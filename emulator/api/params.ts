@@ -27,18 +27,21 @@ export function keyPath(key: string): string[] {
 const UNSAFE_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);
 
 export function setPath(tree: ParamTree, path: string[], value: string | null): void {
-  if (path.length === 0 || path.some((seg) => UNSAFE_SEGMENTS.has(seg))) return;
+  if (path.length === 0) return;
+  let last = path[path.length - 1] as string;
+  // The suffix comes off before the guard: `__proto____null` names `__proto__` as surely as `__proto__` does.
+  if (last.endsWith(NULL_SUFFIX) && last.length > NULL_SUFFIX.length) {
+    last = last.slice(0, -NULL_SUFFIX.length);
+    value = null;
+  }
+  const parents = path.slice(0, -1);
+  if ([...parents, last].some((seg) => UNSAFE_SEGMENTS.has(seg))) return;
   let node = tree;
-  for (const seg of path.slice(0, -1)) {
+  for (const seg of parents) {
     // Own properties only: `toString[x]=1` must make a subtree, not reach Object.prototype.toString.
     const next = Object.hasOwn(node, seg) ? node[seg] : undefined;
     if (next === undefined || next === null || typeof next === "string") node[seg] = {};
     node = node[seg] as ParamTree;
-  }
-  let last = path[path.length - 1] as string;
-  if (last.endsWith(NULL_SUFFIX) && last.length > NULL_SUFFIX.length) {
-    last = last.slice(0, -NULL_SUFFIX.length);
-    value = null;
   }
   node[last] = value;
 }

@@ -31,7 +31,8 @@ export interface EmulatorOptions {
   delivery?: Partial<DeliveryOptions>;
   /**
    * The mail sink (SMTP): where it listens (default 127.0.0.1, whatever `host` says: it has no authentication; port 0,
-   * any free one) and the largest message it takes (default 5 MiB). It starts with startEmulator, or on the first email.
+   * any free one), the largest message it takes (default 5 MiB) and the bytes its mailbox keeps (default 64 MiB, the
+   * oldest messages dropped first). It starts with startEmulator, or on the first email.
    */
   smtp?: SmtpSinkConfig;
   /** The largest api_v3 request body read (bytes); larger ones are refused with 413. Default MAX_BODY_BYTES.apiV3 (4 MiB). */

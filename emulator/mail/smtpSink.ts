@@ -10,6 +10,8 @@
  * It has no authentication, so it listens on 127.0.0.1 unless told otherwise (its own host option, not the HTTP
  * server's). A message is size-checked as it streams in (smtp-server's `size` and the stream's `sizeExceeded`):
  * past the cap nothing more is kept and the answer is 552; a message nested deeper than MAX_MIME_DEPTH is 554.
+ * The mailbox itself is bounded twice, since any local process can send to it: at most MAX_MESSAGES messages and
+ * MAX_MAILBOX_BYTES bytes of messages (each counted by its raw size); past either, the oldest are dropped first.
  */
 import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
@@ -23,6 +25,8 @@ export const MAX_MESSAGE_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_SMTP_HOST = "127.0.0.1";
 /** Messages kept in the mailbox; older ones are dropped first. */
 const MAX_MESSAGES = 1_000;
+/** Bytes of messages (raw sizes) kept in the mailbox, unless configured otherwise; older ones are dropped first. */
+export const MAX_MAILBOX_BYTES = 64 * 1024 * 1024;
 
 export interface ReceivedMessage extends ParsedMessage {
   id: number;
@@ -39,6 +43,8 @@ export interface SmtpSinkConfig {
   port?: number;
   /** Default MAX_MESSAGE_BYTES. */
   maxMessageBytes?: number;
+  /** Default MAX_MAILBOX_BYTES; at least maxMessageBytes. */
+  maxMailboxBytes?: number;
 }
 
 type DataCallback = (err?: Error | null, message?: string) => void;
@@ -47,8 +53,10 @@ export class SmtpSink {
   private server: SMTPServer | undefined;
   private listening: Promise<AddressInfo> | undefined;
   private readonly messages: ReceivedMessage[] = [];
+  /** The raw sizes of the messages kept, summed. */
+  private keptBytes = 0;
   private nextId = 1;
-  private config: Required<SmtpSinkConfig> = { host: DEFAULT_SMTP_HOST, port: 0, maxMessageBytes: MAX_MESSAGE_BYTES };
+  private config: Required<SmtpSinkConfig> = { host: DEFAULT_SMTP_HOST, port: 0, maxMessageBytes: MAX_MESSAGE_BYTES, maxMailboxBytes: MAX_MAILBOX_BYTES };
 
   constructor(
     private readonly faults: FaultController,
@@ -61,7 +69,11 @@ export class SmtpSink {
     if (!Number.isSafeInteger(maxMessageBytes) || maxMessageBytes < 1) {
       throw new Error(`smtp.maxMessageBytes: expected a positive whole number of bytes, got ${maxMessageBytes}`);
     }
-    this.config = { host: config.host ?? DEFAULT_SMTP_HOST, port: config.port ?? 0, maxMessageBytes };
+    const maxMailboxBytes = config.maxMailboxBytes ?? Math.max(MAX_MAILBOX_BYTES, maxMessageBytes);
+    if (!Number.isSafeInteger(maxMailboxBytes) || maxMailboxBytes < maxMessageBytes) {
+      throw new Error(`smtp.maxMailboxBytes: expected a whole number of bytes of at least maxMessageBytes (${maxMessageBytes}), got ${maxMailboxBytes}`);
+    }
+    this.config = { host: config.host ?? DEFAULT_SMTP_HOST, port: config.port ?? 0, maxMessageBytes, maxMailboxBytes };
   }
 
   /** Starts the server once (later calls return the same address). */
@@ -92,8 +104,14 @@ export class SmtpSink {
     return [...this.messages];
   }
 
+  /** The raw sizes of the messages kept, summed (at most the mailbox's byte cap). */
+  bytesKept(): number {
+    return this.keptBytes;
+  }
+
   clear(): void {
     this.messages.length = 0;
+    this.keptBytes = 0;
   }
 
   async close(): Promise<void> {
@@ -168,7 +186,10 @@ export class SmtpSink {
     };
     const message: ReceivedMessage = { id: this.nextId++, receivedAtMs: this.now(), envelope, size: raw.length, ...parsed };
     this.messages.push(message);
-    if (this.messages.length > MAX_MESSAGES) this.messages.shift();
+    this.keptBytes += message.size;
+    while (this.messages.length > MAX_MESSAGES || this.keptBytes > this.config.maxMailboxBytes) {
+      this.keptBytes -= (this.messages.shift() as ReceivedMessage).size;
+    }
     return message;
   }
 

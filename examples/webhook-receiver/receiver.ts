@@ -5,7 +5,7 @@
  * it: 401 for a bad signature, 400 for a body that is not a notification, 200 once onEvent has resolved.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createWebhookHandler, type Notification } from "pulumi-svc/sdk";
+import { createWebhookHandler, type Notification, type ReplayOptions } from "pulumi-svc/sdk";
 
 export interface ReceiverOptions {
   /** The template's signSecret (the same value as the stack's webhookSigningSecret). */
@@ -16,6 +16,8 @@ export interface ReceiverOptions {
   log?: (line: string) => void;
   /** The path deliveries are posted to; default /hooks. */
   path?: string;
+  /** Replay protection: default in memory (one process); sharedStoreServer.ts passes a PostgresReplayStore. */
+  replay?: ReplayOptions;
 }
 
 /** One readable line per notification: what happened, to which object, through which template. */
@@ -30,6 +32,7 @@ export function createReceiverServer(options: ReceiverOptions): Server {
   const path = options.path ?? "/hooks";
   const hooks = createWebhookHandler({
     secret: options.secret,
+    ...(options.replay ? { replay: options.replay } : {}),
     onEvent: async (event) => {
       log(`[webhook] ${describeNotification(event)}`);
       await options.onEvent?.(event);

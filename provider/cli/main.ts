@@ -94,7 +94,8 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
   const codeFile = options.code ?? DEFAULT_CODE_FILE[language];
   // The flags and the SVC_* variables are one source, the command line's: `--base-url` and `--partner-id` name the
   // account whose secret SVC_ADMIN_SECRET (or SVC_APP_TOKEN with `--app-token-id`) holds. A flag overrides the
-  // variable and the `--config` key of its name.
+  // variable and the `--config` key of its name; a flag of the account or its credentials hides all of those keys
+  // of `--config` (one account, one source: the file's secret is never sent to the account the flags name).
   const flags: Record<string, string | undefined> = {
     SVC_BASE_URL: options.baseUrl,
     SVC_PARTNER_ID: options.partnerId,
@@ -103,9 +104,11 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
   };
   const given = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
   const env = { ...process.env, ...given };
+  const ofAccount = (setting: (typeof SETTINGS)[keyof typeof SETTINGS]) => "account" in setting || "credential" in setting;
+  const accountFlag = Object.values(SETTINGS).some((setting) => ofAccount(setting) && setting.env in given);
   const overridden = new Set(
     Object.values(SETTINGS)
-      .filter((setting) => setting.env in given)
+      .filter((setting) => setting.env in given || (accountFlag && ofAccount(setting)))
       .map((setting) => setting.config as string),
   );
   const fromFile = await configLookup(options.config);

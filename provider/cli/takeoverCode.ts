@@ -4,11 +4,14 @@
  * `pulumi import --file` shows no change. Only input fields are written, never a secret: a token's value stays in the
  * state (a secret output), and a template's write-once signSecret is left out (see the comment written beside it).
  * What the platform sent is checked against its grammar first (takeoverGrammar.ts) and written only as escaped
- * literals (asciiLiteral.ts); comments hold nothing but checked ids and escaped text.
+ * literals (asciiLiteral.ts); comments hold nothing but checked ids and escaped text. A webhook url that carries
+ * credentials (a `user:password@`, a query parameter that looks like a token) is refused, naming the object: the
+ * program would hold them in plain text, and one without them would change the webhook on the next `pulumi up`.
  */
 import { sameValue } from "../core/diff";
 import { fieldsOf } from "../definitions/define";
-import { commentText, tsLiteral } from "./asciiLiteral";
+import { stripUserinfo } from "../../contract/urlUserinfo";
+import { commentText, tsLiteral, untrusted } from "./asciiLiteral";
 import { checkIdentity, checkInputs, matches, VARIABLE_NAME } from "./takeoverGrammar";
 import { type Candidate, importTypeToken } from "./takeoverListing";
 
@@ -25,8 +28,37 @@ export function importFile(candidates: readonly Candidate[]): ImportFile {
   return { resources: candidates.map((c) => ({ type: importTypeToken(c.definition.type), name: c.name, id: c.id })) };
 }
 
-/** The inputs a program declares for `candidate`: every readable input field that differs from its default. */
+/** Query parameter names that carry credentials in webhook URLs. */
+const SECRET_QUERY_NAME = /token|secret|key|sig|pass|pwd|auth|session|credential|hash|^ks$|^code$/i;
+/** A query value that looks like a credential whatever its name: 16 or more characters of a token's alphabet. */
+const TOKEN_LIKE_VALUE = /^[A-Za-z0-9_\-.~+/=]{16,}$/;
+
+/** Throws, naming the object, when a url input carries credentials that the program would hold in plain text. */
+function refuseUrlCredentials(candidate: Candidate, url: unknown): void {
+  if (typeof url !== "string") return;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return; // not a URL: the grammar check refuses it
+  }
+  const where = `${candidate.definition.type} ${candidate.id} (${untrusted(candidate.name)})`;
+  const advice =
+    "takeover never writes credentials into code and wrote nothing. Move them out of the url on the platform (or adopt this " +
+    "webhook by hand, its url from a secret config value: `config.requireSecret(...)`), then run takeover again";
+  if (parsed.username !== "" || parsed.password !== "") throw new Error(`${where}: its url (${parsed.origin}) holds a user name or password; ${advice}`);
+  for (const [name, value] of parsed.searchParams) {
+    if (SECRET_QUERY_NAME.test(name) || TOKEN_LIKE_VALUE.test(value))
+      throw new Error(`${where}: its url (${parsed.origin}) has a query parameter ${untrusted(name)} that may hold a credential; ${advice}`);
+  }
+}
+
+/**
+ * The inputs a program declares for `candidate`: every readable input field that differs from its default. Throws,
+ * naming the object, when a url carries credentials.
+ */
 export function declaredInputs(candidate: Candidate): Record<string, unknown> {
+  refuseUrlCredentials(candidate, candidate.inputs.url);
   const fields = fieldsOf(candidate.definition);
   const declared: Record<string, unknown> = {};
   for (const key of fields.inputKeys) {
@@ -62,7 +94,7 @@ export function programCode(candidates: readonly Candidate[], header: ProgramHea
   const variables = new Set(["pulumi", "svc", "config"]);
   const hasTemplates = candidates.some((c) => "signSecret" in c.definition.inputs);
   const lines = [
-    `// Written by \`pulumi-svc takeover\` from partner ${header.partnerId} at ${commentText(header.baseUrl)}: ${count(candidates, "AppToken")} app token(s), ${count(candidates, "HttpNotificationTemplate")} webhook(s), ${count(candidates, "EmailNotificationTemplate")} email template(s).`,
+    `// Written by \`pulumi-svc takeover\` from partner ${header.partnerId} at ${commentText(stripUserinfo(header.baseUrl))}: ${count(candidates, "AppToken")} app token(s), ${count(candidates, "HttpNotificationTemplate")} webhook(s), ${count(candidates, "EmailNotificationTemplate")} email template(s).`,
     `// Adopt them with \`pulumi import --file ${commentText(header.importFile)} --generate-code=false\`; after that \`pulumi preview\` shows no change.`,
     "// Every input is the value read from the account. Token values are never written here: each token's `token` output",
     "// holds it, as a secret, once imported.",

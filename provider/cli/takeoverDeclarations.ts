@@ -4,6 +4,7 @@
  * before a writer sees them, and the comment lines every program starts with (only checked ids, counts and escaped
  * text: commentText). The writers (takeoverPython.ts, takeoverGo.ts, takeoverYaml.ts) only render these.
  */
+import { stripUserinfo } from "../../contract/urlUserinfo";
 import { commentText } from "./asciiLiteral";
 import { declaredInputs, type ProgramHeader } from "./takeoverCode";
 import { checkIdentity, checkInputs } from "./takeoverGrammar";
@@ -39,7 +40,7 @@ const count = (declarations: readonly Declaration[], type: string) => declaratio
 export function headerLines(declarations: readonly Declaration[], header: ProgramHeader): string[] {
   if (!Number.isSafeInteger(header.partnerId)) throw new Error("the partner id is not a whole number");
   const lines = [
-    `Written by \`pulumi-svc takeover\` from partner ${header.partnerId} at ${commentText(header.baseUrl)}: ${count(declarations, "AppToken")} app token(s), ${count(declarations, "HttpNotificationTemplate")} webhook(s), ${count(declarations, "EmailNotificationTemplate")} email template(s).`,
+    `Written by \`pulumi-svc takeover\` from partner ${header.partnerId} at ${commentText(stripUserinfo(header.baseUrl))}: ${count(declarations, "AppToken")} app token(s), ${count(declarations, "HttpNotificationTemplate")} webhook(s), ${count(declarations, "EmailNotificationTemplate")} email template(s).`,
     `Adopt them with \`pulumi import --file ${commentText(header.importFile)} --generate-code=false\`; after that \`pulumi preview\` shows no change.`,
     "Every input is the value read from the account. Token values are never written here: each token's `token` output",
     "holds it, as a secret, once imported.",

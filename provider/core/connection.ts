@@ -6,7 +6,11 @@
  *
  * The rules, all in resolveConnection:
  * - Each setting comes from the nearest source that sets it (maxConcurrency never from a connection: it is per
- *   process), except the two below.
+ *   process), except as below.
+ * - One account, one source: a connection or the provider's config that sets any of baseUrl, partnerId or a
+ *   credential takes none of those three from the environment. A missing baseUrl (or partnerId) is then an error
+ *   naming where to set it, never SVC_BASE_URL: the environment may point at another platform (a staging runner), and
+ *   the credentials set beside the account would go there.
  * - Credentials (adminSecret, appTokenId, appToken, appTokenHashType, ks) all come from one source: the nearest
  *   that sets any of them. No source nearer than that may name an account (baseUrl or partnerId): a source that
  *   names an account brings its own credentials, so another account's are never sent to it. One exception: the
@@ -101,15 +105,23 @@ function sameBaseUrl(a: string, b: string): boolean {
 /** The connection a resource uses, from its sources by the rules at the top of this file; a ConnectionError names what is missing or wrong. */
 export function resolveConnection(explicit: ConnectionInput | undefined, config: ConfigLookup, env: NodeJS.ProcessEnv = process.env): ResolvedConnection {
   const layers = layersOf(explicit, config, env);
-  const nearest = (key: SettingKey): { value: string; layer: Layer } | undefined => {
-    for (const layer of layers) {
+  const nearestIn = (within: Layer[], key: SettingKey): { value: string; layer: Layer } | undefined => {
+    for (const layer of within) {
       const value = layer.get(key);
       if (value !== undefined) return { value, layer };
     }
     return undefined;
   };
+  const nearest = (key: SettingKey) => nearestIn(layers, key);
+  // The nearest of the connection and the provider's config that sets any account field or credential: then the
+  // account comes from those two only (the environment's credentials, by the exception above, may still serve it).
+  const given = layers.filter((layer) => layer.source !== "environment");
+  const namer = given.find((layer) => [...ACCOUNT, ...CREDENTIALS].some((key) => layer.get(key) !== undefined));
+  const accountLayers = namer ? given.slice(given.indexOf(namer)) : layers;
+  const accountField = (key: "baseUrl" | "partnerId") => nearestIn(namer ? given : layers, key);
 
-  const base = nearest("baseUrl");
+  const base = accountField("baseUrl");
+  if (!base && namer) throw new ConnectionError(notFromEnvironment(namer, accountLayers, "baseUrl", "No platform URL"));
   if (!base) throw new ConnectionError(`No platform URL: set ${anywhere("baseUrl")}, e.g. https://<host>/api_v3`);
   const baseUrl = base.value;
   if (!isBaseUrl(baseUrl)) throw new ConnectionError(`${base.layer.name("baseUrl")} must be ${BASE_URL_EXPECTATION}`);
@@ -120,7 +132,8 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
   const insecure = insecureHttpProblem(baseUrl, allowInsecureHttp, base.layer.optIn);
   if (insecure) throw new ConnectionError(`${base.layer.name("baseUrl")}: ${insecure}`);
 
-  const partner = nearest("partnerId");
+  const partner = accountField("partnerId");
+  if (!partner && namer) throw new ConnectionError(notFromEnvironment(namer, accountLayers, "partnerId", "No partner id"));
   const partnerId = Number(partner?.value);
   if (!partner || !Number.isInteger(partnerId) || partnerId <= 0)
     throw new ConnectionError(`No partner id: set ${partner ? partner.layer.name("partnerId") : anywhere("partnerId")} to the account's numeric id`);
@@ -159,6 +172,20 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
   }
   if (adminSecret) return { ...common, auth: { adminSecret } };
   return { ...common, auth: { ks: ks as string } };
+}
+
+/**
+ * Why an account field is missing when a connection or the provider's config set part of the account or its
+ * credentials: it is never taken from the environment, which may name another platform. Names what was set, and
+ * where the missing field may go (that source, or the provider's config for a connection).
+ */
+function notFromEnvironment(namer: Layer, candidates: Layer[], key: "baseUrl" | "partnerId", what: string): string {
+  const set = [...ACCOUNT, ...CREDENTIALS].filter((field) => namer.get(field) !== undefined).map((field) => namer.name(field));
+  const where = candidates.map((layer) => layer.name(key)).join(" or ");
+  return (
+    `${what}: ${set.join(", ")} ${set.length === 1 ? "is" : "are"} set, so ${where} must be set too; ` +
+    `${SETTINGS[key].env} is never used for an account or credentials set in a provider or a connection (it may point at another platform)`
+  );
 }
 
 /**

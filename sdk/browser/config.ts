@@ -4,6 +4,7 @@
  */
 import type { FetchLike } from "./avatarApiClient";
 import { realClock, type Clock } from "./clock";
+import { isLoopbackHost } from "../../contract/webhookUrl";
 import { invalidConfiguration } from "./errors";
 import { LOG_LEVELS, processDeprecations, type DeprecationRegistry, type LogSink } from "./logger";
 import { DEFAULT_RETRY, validateRetryConfig } from "./retry";
@@ -72,8 +73,12 @@ export function resolveConfig(config: AvatarConfig): ResolvedConfig {
   if (config.apiKey !== undefined && (typeof config.apiKey !== "string" || config.apiKey === "")) {
     throw invalidConfiguration("apiKey: expected a non-empty session string");
   }
-  const baseUrl = config.baseUrl === undefined ? defaultBaseUrl() : checkUrl("baseUrl", config.baseUrl);
-  const catalogUrl = config.catalogUrl === undefined ? baseUrl : checkUrl("catalogUrl", config.catalogUrl);
+  if (config.allowInsecureHttp !== undefined && typeof config.allowInsecureHttp !== "boolean") {
+    throw invalidConfiguration("allowInsecureHttp: expected true or false");
+  }
+  const allowInsecureHttp = config.allowInsecureHttp === true;
+  const baseUrl = config.baseUrl === undefined ? defaultBaseUrl() : checkUrl("baseUrl", config.baseUrl, allowInsecureHttp);
+  const catalogUrl = config.catalogUrl === undefined ? baseUrl : checkUrl("catalogUrl", config.catalogUrl, allowInsecureHttp);
   const retry = config.retryConfig ?? DEFAULT_RETRY;
   const retryProblem = validateRetryConfig(retry);
   if (retryProblem) throw invalidConfiguration(retryProblem);
@@ -108,7 +113,11 @@ function defaultBaseUrl(): string | undefined {
   return undefined;
 }
 
-function checkUrl(field: string, value: unknown): string {
+/**
+ * An absolute http(s) URL. Plain http only to loopback (127.0.0.0/8, ::1, localhost) unless `allowInsecureHttp`:
+ * every call carries the session string, which would travel unencrypted (as the Node sdk's SvcClient refuses it).
+ */
+function checkUrl(field: string, value: unknown, allowInsecureHttp: boolean): string {
   if (typeof value !== "string") throw invalidConfiguration(`${field}: expected an http(s) URL`);
   let url: URL;
   try {
@@ -117,5 +126,11 @@ function checkUrl(field: string, value: unknown): string {
     throw invalidConfiguration(`${field}: expected an absolute http(s) URL`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw invalidConfiguration(`${field}: expected an http(s) URL`);
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
+    throw invalidConfiguration(
+      `${field}: ${url.origin} is plain http to a host outside loopback: the session string every call carries would travel unencrypted. ` +
+        "Use https://, or, only on a network you trust, opt in with `allowInsecureHttp: true`",
+    );
+  }
   return value.replace(/\/+$/, "");
 }

@@ -32,6 +32,8 @@ export interface AvatarConfig {
   baseUrl?: string;
   /** Catalog root; defaults to baseUrl. Kept for compatibility, no method of this library calls it. */
   catalogUrl?: string;
+  /** Allow a plain http:// baseUrl (or catalogUrl) to a host outside loopback (default false: the session string would travel unencrypted). */
+  allowInsecureHttp?: boolean;
   retryConfig?: RetryConfig;
   logLevel?: LogLevel;
 }

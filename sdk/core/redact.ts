@@ -12,42 +12,97 @@ import { stripUserinfo } from "../../contract/urlUserinfo";
 
 const REDACTED = "[REDACTED]";
 
+/**
+ * The longest text redact() returns, in characters, the note of what was cut included. A platform's answer may be
+ * megabytes (a response is read up to 32 MiB) and an error message quotes it: only its start is kept, so a message,
+ * an event and a log line stay readable and redaction costs the same for any answer.
+ */
+export const MAX_REDACTED_TEXT = 8192;
+
+/**
+ * How far past the cut the text is still redacted, so that a secret straddling the cut is recognised whole (and
+ * replaced) before the kept part is cut from the redacted text.
+ */
+const REDACTION_LOOKAHEAD = 4096;
+
 /** Exact secret values known to this process; kept in a Set, never exported. */
 const knownSecrets = new Set<string>();
 
 /** Secrets shorter than this are not registered: redacting "1" everywhere would destroy messages. */
 const MIN_SECRET_LENGTH = 6;
 
+/**
+ * Patterns that catch secrets nobody registered. Each one runs in time linear in the text: no nested or
+ * overlapping quantifiers, every repetition bounded by a character the next part of the pattern cannot start with
+ * (test/sdk/redactionCost.test.ts measures it). A JWT is found without a pattern (redactJwts).
+ */
 const PATTERNS: RegExp[] = [
   // v2 session strings start with base64url("v2|") = "djJ8"; v1 ks strings are long base64.
   /djJ8[A-Za-z0-9_\-+/=]{8,}/g,
-  // JWTs: three base64url segments, the first one a JSON header.
-  /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
   // form or query parameters that carry secrets.
   /((?:^|[&?\s])(?:\d+:)?(?:\w+(?:%5B|\[))?(?:ks|secret|token|tokenHash|signSecret|adminSecret)(?:%5D|\])?=)[^&\s"']*/gi,
   // JSON properties that carry secrets.
   /("(?:ks|secret|token|tokenHash|signSecret|adminSecret|appToken|authorization)"\s*:\s*")[^"]*/gi,
-  // Authorization header values.
-  /\b((?:authorization|x-svc-signature)\s*[:=]\s*)(?:KS|Bearer|Basic)?\s*[^\s,;"']+/gi,
+  // Authorization header values (the scheme word, when there is one, is followed by white space: one \s run only).
+  /\b((?:authorization|x-svc-signature)\s*[:=]\s*)(?:(?:KS|Bearer|Basic)\s+)?[^\s,;"']+/gi,
   // app token values and other hex secrets (32+ hex digits: MD5 and longer hashes).
   /\b[0-9a-fA-F]{32,}\b/g,
 ];
+
+/** Runs of the characters a JWT is written in (base64url and its dots): each character is in one run at most. */
+const JWT_ALPHABET_RUN = /[A-Za-z0-9_.-]+/g;
+
+/** Characters that never occur inside a secret these rules know (ks, token, JWT, hex, base64): a cut may stop there. */
+const SEPARATORS = new Set([" ", "\t", "\n", "\r", '"', "'", "<", ">", ",", ";", "&", "(", ")", "{", "}", "[", "]"]);
 
 /** Mark a value as secret for the lifetime of the process (values are compared exactly). */
 export function registerSecret(value: string | undefined | null): void {
   if (typeof value === "string" && value.length >= MIN_SECRET_LENGTH) knownSecrets.add(value);
 }
 
-/** Return `text` without the userinfo of its URLs, and with every known secret and secret-looking value replaced by [REDACTED]. */
+/**
+ * Return `text` without the userinfo of its URLs, and with every known secret and secret-looking value replaced by
+ * [REDACTED]; a text longer than MAX_REDACTED_TEXT is cut, its start kept, with a note of its full length.
+ */
 export function redact(text: string): string {
+  if (text.length <= MAX_REDACTED_TEXT) return redactWhole(text);
+  const note = ` …[cut: ${text.length} characters in all]`;
+  // Redact past the cut, then cut the redacted text: a secret across the cut was replaced whole.
+  const redacted = redactWhole(text.slice(0, MAX_REDACTED_TEXT + REDACTION_LOOKAHEAD));
+  let end = MAX_REDACTED_TEXT - note.length;
+  // The cut falls inside a word: drop the word's start too (a secret longer than the look-ahead keeps no part).
+  if (!SEPARATORS.has(redacted[end] ?? " ")) while (end > 0 && !SEPARATORS.has(redacted[end - 1] as string)) end--;
+  return redacted.slice(0, end) + note;
+}
+
+/** The whole of `text` redacted, in time linear in its length (exported for the tests that measure it). */
+export function redactWhole(text: string): string {
   let out = stripUserinfo(text);
   for (const secret of knownSecrets) {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
+  out = out.replace(JWT_ALPHABET_RUN, redactJwts);
   for (const pattern of PATTERNS) {
     out = out.replace(pattern, (match: string, prefix?: unknown) => (typeof prefix === "string" && match.startsWith(prefix) ? prefix + REDACTED : REDACTED));
   }
   return out;
+}
+
+/**
+ * A JWT in a run of base64url characters and dots: `eyJ` (a JSON header), then at least one character, a dot, at
+ * least one character, a dot. Everything from its `eyJ` to the end of the run is replaced. Split at the dots rather
+ * than matched by a pattern: a pattern that tries each `eyJ` and scans to the run's end is quadratic.
+ */
+function redactJwts(run: string): string {
+  const segments = run.split(".");
+  let offset = 0;
+  for (let index = 0; index + 2 < segments.length; index++) {
+    const segment = segments[index] as string;
+    const header = segment.indexOf("eyJ");
+    if (header >= 0 && segment.length > header + 3 && (segments[index + 1] as string).length > 0) return run.slice(0, offset + header) + REDACTED;
+    offset += segment.length + 1;
+  }
+  return run;
 }
 
 const SECRET_KEYS = /^(ks|secret|token|tokenhash|signsecret|adminsecret|apptoken|authorization|password)$/i;

@@ -1,6 +1,7 @@
 export { verifySignature, computeSignature, RECOMMENDED_ALGORITHMS, type SignatureAlgorithm, type VerifyOptions } from "./verifySignature";
 export { MemoryReplayStore, REPLAY_DEFAULTS, type ClaimResult, type ReplayStore } from "./replayStore";
 export { SqliteReplayStore, type SqliteReplayStoreOptions } from "./sqliteReplayStore";
+export { PostgresReplayStore, postgresReplaySchema, type PostgresReplayStoreOptions } from "./postgresReplayStore";
 export { createWebhookHandler, webhookMiddleware } from "./handler";
 export {
   processWebhook,

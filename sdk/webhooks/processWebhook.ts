@@ -6,6 +6,7 @@
  * holds the same job, else the callback runs: 200 once it resolved, 500 when it threw (no details leave the process;
  * the claim is released so the platform's next attempt is processed). A store that fails is a 500 too.
  */
+import { randomUUID } from "node:crypto";
 import { Notification } from "../../contract/platform";
 import { SIGNATURE_ALGORITHM_HEADER, SIGNATURE_ALGORITHMS, SIGNATURE_HEADER, type SignatureAlgorithm } from "../../contract/webhooks";
 import { CLAIM_RESULTS, MemoryReplayStore, REPLAY_DEFAULTS, type ClaimResult, type ReplayStore } from "./replayStore";
@@ -88,7 +89,9 @@ export function checkWebhookOptions(options: WebhookOptions): Receiver {
     if (given.leaseMs !== undefined) positiveInteger(given.leaseMs, "replay.leaseMs");
     const store = given.store as Partial<ReplayStore> | undefined;
     if (store !== undefined && (typeof store?.claim !== "function" || typeof store.complete !== "function" || typeof store.release !== "function")) {
-      throw new TypeError('webhook handler: option "replay.store" must have claim(key, leaseMs), complete(key, ttlMs) and release(key) (see ReplayStore)');
+      throw new TypeError(
+        'webhook handler: option "replay.store" must have claim(key, leaseMs, owner), complete(key, ttlMs, owner) and release(key, owner) (see ReplayStore)',
+      );
     }
     replay = {
       store: given.store ?? new MemoryReplayStore(),
@@ -140,11 +143,13 @@ export async function processWebhook(rawBody: Buffer, signature: string | Signat
   if (!replay) return run(parsed.data, rawBody, options);
 
   const key = String(parsed.data.eventNotificationJobId);
+  // This attempt's name for its claim: only it may complete or release the claim (see ReplayStore).
+  const owner = randomUUID();
   let claim: ClaimResult;
   try {
     // The claim alone decides (no check of our own before it): with an async store, anything read before the
     // await could be stale by the time the store answers.
-    claim = await replay.store.claim(key, replay.leaseMs);
+    claim = await replay.store.claim(key, replay.leaseMs, owner);
     if (!CLAIM_RESULTS.includes(claim)) throw new TypeError(`replay store: claim must return one of ${CLAIM_RESULTS.join(", ")}`);
   } catch (error) {
     report(options, error, "replay.claim");
@@ -157,9 +162,9 @@ export async function processWebhook(rawBody: Buffer, signature: string | Signat
   if (reply.status === 200) {
     // The event was handled, so the sender is told 200 even if the store cannot record it (the error is reported;
     // the claim then lapses after leaseMs, and a later replay would be processed again).
-    await settle(options, "replay.complete", () => replay.store.complete(key, replay.windowMs));
+    await settle(options, "replay.complete", () => replay.store.complete(key, replay.windowMs, owner));
   } else {
-    await settle(options, "replay.release", () => replay.store.release(key));
+    await settle(options, "replay.release", () => replay.store.release(key, owner));
   }
   return reply;
 }

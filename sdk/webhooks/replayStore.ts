@@ -4,7 +4,8 @@
  * platform sends a job again when it did not get a 200/204 in time), so a repeat is normal, not only an attack.
  *
  * The store is pluggable: the in-memory default holds ids for one process; receivers that restart pass a durable
- * store (SqliteReplayStore, one file), receivers behind a load balancer a shared one (Redis, a SQL table, ...).
+ * store (SqliteReplayStore, one file), receivers on several hosts behind one URL a shared one (PostgresReplayStore,
+ * or a store of your own on Redis, another SQL database, ...).
  */
 
 /**
@@ -18,16 +19,24 @@ export const CLAIM_RESULTS: readonly ClaimResult[] = ["claimed", "duplicate", "i
 /**
  * A job id's life: absent → `claim` → in progress (for at most `leaseMs`) → `complete` → done (for `ttlMs`), or
  * `release` → absent again. `claim` is the only check: it must decide and record in one atomic step, so that of two
- * concurrent claims of one key exactly one gets `claimed` (Redis: `SET key in-progress NX PX leaseMs`, then `GET`
- * on failure; SQL: a transaction or an upsert on a unique key).
+ * concurrent claims of one key exactly one gets `claimed` (Redis: `SET key in-progress:<owner> NX PX leaseMs`, then
+ * `GET` on failure; SQL: an upsert on a unique key whose update applies only when the hold has lapsed).
+ *
+ * Claims are owned: the receiver passes a random `owner` per attempt to all three calls. Only the holder's
+ * `complete` and `release` count, so an attempt that outlived its lease cannot release or complete the claim of the
+ * attempt that took the job over. A store written before owners existed ignores the argument and keeps working;
+ * calls without an owner match claims made without one.
  */
 export interface ReplayStore {
-  /** Hold `key` as in progress for `leaseMs` unless it is held (in progress or done) and its hold has not lapsed. */
-  claim(key: string, leaseMs: number): ClaimResult | Promise<ClaimResult>;
-  /** The job was processed: remember `key` as done for `ttlMs` (the replay window). */
-  complete(key: string, ttlMs: number): void | Promise<void>;
-  /** The job failed: forget an in-progress `key`, so the platform's next attempt is processed. */
-  release(key: string): void | Promise<void>;
+  /** Hold `key` as in progress for `leaseMs`, for `owner`, unless it is held (in progress or done) and its hold has not lapsed. */
+  claim(key: string, leaseMs: number, owner?: string): ClaimResult | Promise<ClaimResult>;
+  /**
+   * The job was processed: remember `key` as done for `ttlMs` (the replay window). Counts when `owner` holds the
+   * key, or when the key is absent or its hold lapsed; ignored while another owner holds it.
+   */
+  complete(key: string, ttlMs: number, owner?: string): void | Promise<void>;
+  /** The job failed: forget `key` if it is in progress for `owner`, so the platform's next attempt is processed. */
+  release(key: string, owner?: string): void | Promise<void>;
 }
 
 export const REPLAY_DEFAULTS = {
@@ -46,6 +55,7 @@ export const REPLAY_DEFAULTS = {
 interface Hold {
   state: "in-progress" | "done";
   until: number;
+  owner: string | undefined;
 }
 
 /** The default store: a Map in this process, bounded, expired entries dropped as they are met. */
@@ -60,21 +70,24 @@ export class MemoryReplayStore implements ReplayStore {
     this.now = now;
   }
 
-  claim(key: string, leaseMs: number): ClaimResult {
+  claim(key: string, leaseMs: number, owner?: string): ClaimResult {
     const now = this.now();
     const hold = this.held.get(key);
     if (hold !== undefined && hold.until > now) return hold.state === "done" ? "duplicate" : "in-progress";
-    this.hold(key, { state: "in-progress", until: now + leaseMs }, now);
+    this.hold(key, { state: "in-progress", until: now + leaseMs, owner }, now);
     return "claimed";
   }
 
-  complete(key: string, ttlMs: number): void {
+  complete(key: string, ttlMs: number, owner?: string): void {
     const now = this.now();
-    this.hold(key, { state: "done", until: now + ttlMs }, now);
+    const hold = this.held.get(key);
+    if (hold !== undefined && hold.until > now && hold.owner !== owner) return;
+    this.hold(key, { state: "done", until: now + ttlMs, owner }, now);
   }
 
-  release(key: string): void {
-    if (this.held.get(key)?.state === "in-progress") this.held.delete(key);
+  release(key: string, owner?: string): void {
+    const hold = this.held.get(key);
+    if (hold?.state === "in-progress" && hold.owner === owner) this.held.delete(key);
   }
 
   get size(): number {

@@ -11,7 +11,7 @@ import { FakeClock, FakeDocument, FakePeerConnection } from "../../sdk/browser/f
 import type { AvatarSessionDeps } from "../../sdk/browser/config";
 import { fakeAvatarContext, type FakeAvatarContext } from "../avatar/fakeContext";
 
-export const BASE_URL = "http://emu.test/avatar-api";
+export const BASE_URL = "https://emu.test/avatar-api";
 export const KS = "ks-user-alice";
 
 export interface Fault {

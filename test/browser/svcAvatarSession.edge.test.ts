@@ -42,6 +42,40 @@ describe("baseUrl never defaults to the page's origin", () => {
   });
 });
 
+describe("plain http is refused off loopback, before any request", () => {
+  const config = (baseUrl: string, extra: Record<string, unknown> = {}) => ({ apiKey: KS, baseUrl, ...extra });
+
+  it("an http:// baseUrl or catalogUrl to another host fails INVALID_CONFIGURATION naming it; the session string is sent nowhere", () => {
+    const sent: string[] = [];
+    const fetch = async (input: string) => (sent.push(input), new Response("{}"));
+    for (const given of [config("http://avatar.example.com/v1"), config("https://avatar.example.com/v1", { catalogUrl: "http://catalog.example.com" })]) {
+      let error: unknown;
+      try {
+        new SvcAvatarSession(given, { fetch });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(AvatarError);
+      expect((error as AvatarError).code).toBe("INVALID_CONFIGURATION");
+      expect((error as AvatarError).message).toMatch(/^(baseUrl|catalogUrl): http:\/\/\S+ is plain http to a host outside loopback.*allowInsecureHttp: true/);
+      expect((error as AvatarError).message).not.toContain(KS);
+    }
+    expect(() => new SvcAvatarSession(config("http://avatar.example.com/v1", { allowInsecureHttp: "yes" }))).toThrow(
+      /allowInsecureHttp: expected true or false/,
+    );
+    expect(sent).toEqual([]);
+  });
+
+  it("loopback needs no opt-in, and allowInsecureHttp: true opts in for another host", async () => {
+    for (const url of ["http://127.0.0.1:4010/avatar-api", "http://localhost/avatar-api", "http://[::1]:4010/avatar-api"]) {
+      expect(() => h.session(config(url))).not.toThrow();
+    }
+    const optedIn = h.session(config("http://emu.test/avatar-api", { allowInsecureHttp: true }));
+    await optedIn.createSession({ visualId: "v" });
+    expect(optedIn.getSessionState()).toBe("READY");
+  });
+});
+
 describe("createSession attaches the video last; a failure leaves the instance usable", () => {
   it("an unknown container is refused before any call; the instance stays IDLE and can create", async () => {
     const s = h.session();

@@ -3,6 +3,7 @@
  * that every sdk error, event and log line passes through, the transport's errors, and the emulator's log. The
  * provider's and the plugin's messages: test/provider/connectionMessages.test.ts.
  */
+import * as fc from "fast-check";
 import { MockAgent } from "undici";
 import { describe, expect, it, vi } from "vitest";
 import { stripUserinfo } from "../../contract/urlUserinfo";
@@ -26,6 +27,32 @@ describe("stripUserinfo", () => {
       ["https://h.example/path@not-userinfo", "https://h.example/path@not-userinfo"],
     ];
     for (const [text, expected] of cases) expect(stripUserinfo(text), text).toBe(expected);
+  });
+
+  it("drops userinfo holding characters the URL parser accepts and percent-encodes: ' \" space ` < >", () => {
+    for (const odd of ["'", '"', " ", "`", "<", ">"]) {
+      const url = `https://deploy:pa${odd}ss-${PASSWORD}@api.example.com/api_v3`;
+      expect(new URL(url).password, `the parser takes ${JSON.stringify(odd)} into the password`).not.toBe("");
+      expect(stripUserinfo(`failed: ${url} (retrying)`)).toBe("failed: https://api.example.com/api_v3 (retrying)");
+    }
+  });
+
+  it("property: what is left of a URL, parsed again, has the same host and no userinfo (the URL parser is the oracle)", () => {
+    const userinfoChar = fc.constantFrom(..."abcXYZ019:'\" `<>!$%&()*+,;=-._~[]{}|^".split(""));
+    fc.assert(
+      fc.property(fc.string({ unit: userinfoChar, minLength: 1, maxLength: 24 }), fc.constantFrom("https", "http", "ftp", "git+ssh"), (userinfo, scheme) => {
+        const url = `${scheme}://${userinfo}@host.example/p?q=1`;
+        const parsed = new URL(url);
+        fc.pre(parsed.username !== "" || parsed.password !== "");
+        const out = stripUserinfo(`see ${url}`);
+        expect(out.startsWith("see ")).toBe(true);
+        const again = new URL(out.slice(4));
+        expect(again.username + again.password).toBe("");
+        expect(again.host).toBe(parsed.host);
+        expect(again.pathname + again.search).toBe(parsed.pathname + parsed.search);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

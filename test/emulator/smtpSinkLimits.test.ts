@@ -49,6 +49,29 @@ async function send(smtpUrl: string, raw: string): Promise<{ ok: true; response:
   }
 }
 
+describe("the mailbox's memory", () => {
+  it("is bounded in bytes, not only in messages: the oldest are dropped first", async () => {
+    const emu = await emulator({ smtp: { maxMessageBytes: 4_000, maxMailboxBytes: 10_000 } });
+    const body = "x".repeat(2_500);
+    for (let n = 1; n <= 8; n++) {
+      const sent = await send(emu.smtpUrl, ["From: a@example.com", "To: b@example.com", `Subject: message ${n}`, "", body].join(CRLF));
+      expect(sent.ok).toBe(true);
+    }
+    const kept = emu.ctx.mail.sink.list();
+    expect(kept.reduce((sum, m) => sum + m.size, 0)).toBeLessThanOrEqual(10_000);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.at(-1)?.subject).toBe("message 8");
+    expect(kept.map((m) => m.subject)).not.toContain("message 1");
+  });
+
+  it("refuses a byte cap below the message cap", () => {
+    const sink = new SmtpSink(new FaultController(), Date.now);
+    expect(() => sink.configure({ maxMessageBytes: 4_000, maxMailboxBytes: 1_000 })).toThrow(
+      /smtp.maxMailboxBytes: expected .* at least maxMessageBytes \(4000\)/,
+    );
+  });
+});
+
 describe("the mail sink's bind address", () => {
   it("stays on loopback when the HTTP server listens on every interface", async () => {
     const emu = await emulator({ host: "0.0.0.0", controlToken: "control-token-0123456789" });

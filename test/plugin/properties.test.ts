@@ -8,7 +8,7 @@ import { keyPaths, secret, secretPaths, unwrapSecrets, wrapSecretPaths } from ".
 const SIG = "4dabf18193072939515e22adb298388d";
 
 describe("secretPaths", () => {
-  it("finds secrets at the top level, in objects and in arrays", () => {
+  it("finds secrets at the top level and in objects; a list holding one anywhere is listed whole", () => {
     const props = {
       description: "plain",
       signSecret: secret("top-level-fake"),
@@ -16,7 +16,8 @@ describe("secretPaths", () => {
       to: [{ email: "a@example.com" }, { email: secret("b@example.com"), name: "B" }],
       tags: ["a", secret("fake-tag")],
     };
-    expect(secretPaths(props)).toEqual([["signSecret"], ["keepers", "rotation"], ["to", 1, "email"], ["tags", 1]]);
+    expect(secretPaths(props)).toEqual([["signSecret"], ["keepers", "rotation"], ["to"], ["tags"]]);
+    expect(secretPaths({ deep: { lists: [[1], [{ a: secret("x") }]] } })).toEqual([["deep", "lists"]]);
   });
 
   it("lists only the outermost of nested secrets", () => {
@@ -31,14 +32,18 @@ describe("secretPaths", () => {
 });
 
 describe("wrapSecretPaths", () => {
-  it("wraps each path and round-trips what came in", () => {
+  it("wraps each path; a list that held a secret comes back secret whole, whatever its order or length now", () => {
     const incoming = {
       keepers: { rotation: secret("fake-rotation"), plain: "x" },
       to: [{ email: "a@example.com" }, { email: secret("b@example.com"), name: "B" }],
       contentParameters: [{ key: "k", value: secret("fake-value") }],
     };
     const plain = unwrapSecrets(incoming) as Record<string, unknown>;
-    expect(wrapSecretPaths(plain, secretPaths(incoming))).toEqual(incoming);
+    const expected = { keepers: incoming.keepers, to: secret(plain.to), contentParameters: secret(plain.contentParameters) };
+    expect(wrapSecretPaths(plain, secretPaths(incoming))).toEqual(expected);
+    // The platform's answer after a recipient was prepended by hand: the whole list still wrapped.
+    const drifted = { ...plain, to: [{ email: "new@example.com" }, ...(plain.to as unknown[])] };
+    expect(wrapSecretPaths(drifted, secretPaths(incoming)).to).toEqual(secret(drifted.to));
   });
 
   it("wraps top-level keys (the schema's secret fields) and leaves absent ones out", () => {

@@ -44,13 +44,21 @@ describe("resolveConnection", () => {
 
   it("prefers an explicit connection over config, and config over the environment", () => {
     const env = { SVC_BASE_URL: "https://env.example/api_v3", SVC_PARTNER_ID: "3", SVC_KS: "env-ks", SVC_REQUEST_TIMEOUT_MS: "7" };
-    const fromConfig = resolveConnection(undefined, config({ "svc:requestTimeoutMs": "9", "svc:adminSecret": "cfg" }), env);
+    const fromConfig = resolveConnection(
+      undefined,
+      config({ "svc:requestTimeoutMs": "9", "svc:baseUrl": "https://cfg.example/api_v3", "svc:partnerId": "5", "svc:adminSecret": "cfg" }),
+      env,
+    );
     expect(fromConfig).toMatchObject({
-      baseUrl: "https://env.example/api_v3",
+      baseUrl: "https://cfg.example/api_v3",
       requestTimeoutMs: 9,
       auth: { adminSecret: "cfg" },
       credentialSource: "provider",
     });
+    // Config credentials are never sent to the environment's URL: the account comes with them, or it is an error.
+    expect(() => resolveConnection(undefined, config({ "svc:adminSecret": "cfg" }), env)).toThrow(
+      /No platform URL: `svc:adminSecret` is set, so `svc:baseUrl` must be set too; SVC_BASE_URL is never used/,
+    );
     const explicit = resolveConnection(
       { baseUrl: "https://second.example/api_v3", partnerId: 99, adminSecret: "second" },
       config({ "svc:baseUrl": "https://cfg.example/api_v3" }),

@@ -74,9 +74,24 @@ describe("the sources of a connection, as a table", () => {
     ["stack config alone", { provider: full }, { baseUrl: "provider", partnerId: "provider", credentials: "provider" }],
     ["environment alone (a CI job's variables)", { environment: full }, { baseUrl: "environment", partnerId: "environment", credentials: "environment" }],
     [
-      "stack config names no account: the environment's account, the config's credentials",
+      "stack config with credentials and no account never sends them to the environment's account",
       { provider: { account: "none", credentials: "appToken" }, environment: full },
-      { baseUrl: "environment", partnerId: "environment", credentials: "provider" },
+      /No platform URL: `svc:appTokenId`, `svc:appToken` are set, so `svc:baseUrl` must be set too; SVC_BASE_URL is never used/,
+    ],
+    [
+      "an explicit provider with its partner and credentials and no URL takes no SVC_BASE_URL (another platform's)",
+      { provider: { account: "partnerId", credentials: "adminSecret" }, environment: full },
+      /No platform URL: `svc:partnerId`, `svc:adminSecret` are set, so `svc:baseUrl` must be set too; SVC_BASE_URL is never used/,
+    ],
+    [
+      "nor SVC_PARTNER_ID for one with its URL and credentials",
+      { provider: { account: "baseUrl", credentials: "adminSecret" }, environment: full, envNamesStackAccount: true },
+      /No partner id: `svc:baseUrl`, `svc:adminSecret` are set, so `svc:partnerId` must be set too; SVC_PARTNER_ID is never used/,
+    ],
+    [
+      "a connection with credentials only: the URL from the connection or the stack, never the environment",
+      { connection: { account: "none", credentials: "adminSecret" }, environment: full },
+      /No platform URL: `connection.adminSecret` is set, so `connection.baseUrl` or `svc:baseUrl` must be set too/,
     ],
     [
       "explicit provider (or stack config) naming only its account never takes SVC_* credentials of another account",
@@ -84,14 +99,14 @@ describe("the sources of a connection, as a table", () => {
       /No credentials for the account `svc:baseUrl` and `svc:partnerId` names: set `svc:appTokenId` with `svc:appToken`, or `svc:adminSecret`, or `svc:ks`.*SVC_BASE_URL and SVC_PARTNER_ID/,
     ],
     [
-      "explicit provider naming only its partner: same",
+      "explicit provider naming only its partner: no URL from the environment either",
       { provider: { account: "partnerId", credentials: "none" }, environment: full },
-      /No credentials for the account `svc:partnerId` names/,
+      /No platform URL: `svc:partnerId` is set, so `svc:baseUrl` must be set too/,
     ],
     [
-      "explicit provider naming only its URL: same",
+      "explicit provider naming only its URL: no partner from the environment either",
       { provider: { account: "baseUrl", credentials: "none" }, environment: full },
-      /No credentials for the account `svc:baseUrl` names/,
+      /No partner id: `svc:baseUrl` is set, so `svc:partnerId` must be set too/,
     ],
     [
       "SVC_* credentials serve the stack's account when the environment names that same account",
@@ -146,12 +161,17 @@ describe("the sources of a connection, as a table", () => {
     [
       "no URL anywhere",
       { provider: { account: "partnerId", credentials: "adminSecret" } },
+      /No platform URL: `svc:partnerId`, `svc:adminSecret` are set, so `svc:baseUrl` must be set too/,
+    ],
+    [
+      "no URL anywhere, nothing set but the environment's partner",
+      { environment: { account: "partnerId", credentials: "adminSecret" } },
       /No platform URL: set `svc:baseUrl` \(stack config\) or SVC_BASE_URL/,
     ],
     [
       "no partner anywhere",
       { connection: { account: "baseUrl", credentials: "adminSecret" } },
-      /No partner id: set `svc:partnerId` \(stack config\) or SVC_PARTNER_ID/,
+      /No partner id: `connection.baseUrl`, `connection.adminSecret` are set, so `connection.partnerId` or `svc:partnerId` must be set too/,
     ],
     ["no credentials anywhere", { environment: { account: "both", credentials: "none" } }, /No credentials: set `svc:appTokenId`/],
     [
@@ -230,7 +250,8 @@ describe("the sources of a connection, as a table", () => {
 });
 
 /**
- * The rule, as docs/resources.md states it: each setting from the nearest source that sets it; all credentials from
+ * The rule, as docs/resources.md states it: each setting from the nearest source that sets it, but a connection or
+ * provider that sets any account field or credential takes no account field from the environment; all credentials from
  * the nearest source that brings any, and no nearer source may name an account, unless that source is the
  * environment and it names the very account resolved. Returns the account and credential source, or a text the
  * error must contain (naming the field).
@@ -241,10 +262,17 @@ function stated(c: Case): { baseUrl: string; partnerId: number; source: Connecti
     ConnectionSource,
     Record<string, string | number>
   >;
-  const nearest = (key: string) => SOURCES.find((s) => values[s][key] !== undefined);
+  // One account, one source: a connection or provider that sets any account field or credential takes none from the environment.
+  const given: ConnectionSource[] = ["connection", "provider"];
+  const namer = given.find((s) => ["baseUrl", "partnerId", "adminSecret", "appTokenId", "appToken"].some((k) => values[s][k] !== undefined));
+  const reach = namer ? given : SOURCES;
+  const nearest = (key: string) => reach.find((s) => values[s][key] !== undefined);
+  const where = (key: string) => (namer === "connection" ? `${fieldOf("connection", key)} or ${fieldOf("provider", key)}` : fieldOf("provider", key));
   const baseSource = nearest("baseUrl");
+  if (!baseSource && namer) return `so ${where("baseUrl")} must be set too; SVC_BASE_URL is never used`;
   if (!baseSource) return "No platform URL: set `svc:baseUrl` (stack config) or SVC_BASE_URL";
   const partnerSource = nearest("partnerId");
+  if (!partnerSource && namer) return `so ${where("partnerId")} must be set too; SVC_PARTNER_ID is never used`;
   if (!partnerSource) return "No partner id: set `svc:partnerId` (stack config) or SVC_PARTNER_ID";
   const baseUrl = values[baseSource].baseUrl as string;
   const partnerId = values[partnerSource].partnerId as number;

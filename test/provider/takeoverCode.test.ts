@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { untrusted } from "../../provider/cli/asciiLiteral";
 import { listCandidates, type Candidate } from "../../provider/cli/takeoverListing";
 import { declaredInputs, importFile, programCode } from "../../provider/cli/takeoverCode";
+import { LANGUAGES, programFor } from "../../provider/cli/takeoverWriters";
 import { appToken, emailNotificationTemplate, httpNotificationTemplate } from "../../provider/definitions";
 import type { ResourceDefinition } from "../../provider/definitions/define";
 import type { OperationContext } from "../../provider/core/operationContext";
@@ -283,5 +284,49 @@ describe("takeover refuses what does not match the platform's grammar, and write
     const all = await listCandidates(OFFLINE, 101, none, { definitions: [tokens, mails], includeDisabled: true });
     expect(all.candidates.map((c) => c.id)).toEqual(["0_off", "0_on", "2001", "2002"]);
     expect(all.disabledCount).toBe(0);
+  });
+});
+
+describe("credentials in a webhook url", () => {
+  const PASSWORD = "fake-hook-pa55word";
+  const TOKEN = "fakeQueryToken0123456789";
+  const webhook = (url: string) =>
+    candidate(httpNotificationTemplate, "2101", "hook", { event: "entry.ready", name: "Hook", url, method: "POST", secureHashingAlgo: "SHA256", active: true });
+
+  it("refuses in every language, naming the object, and never shows the credential", () => {
+    const urls = [
+      `https://deploy:${PASSWORD}@hooks.example.com/in`,
+      `https://deploy@hooks.example.com/in`,
+      `https://hooks.example.com/in?token=${TOKEN}`,
+      `https://hooks.example.com/in?x=1&sig=${TOKEN}`,
+      `https://hooks.example.com/in?anything=${TOKEN}`,
+    ];
+    for (const language of LANGUAGES)
+      for (const url of urls) {
+        const run = () => programFor(language, [webhook(url)], header);
+        expect(run, `${language} ${url}`).toThrow(
+          /^HttpNotificationTemplate 2101 \("hook"\): its url \(https:\/\/hooks\.example\.com\) (holds a user name or password|has a query parameter "\w+" that may hold a credential); takeover never writes credentials into code/,
+        );
+        let message = "";
+        try {
+          run();
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        expect(message).not.toContain(PASSWORD);
+        expect(message).not.toContain(TOKEN);
+      }
+  });
+
+  it("writes a url with a harmless query, and never a baseUrl's userinfo in the header", () => {
+    for (const language of LANGUAGES) {
+      const code = programFor(language, [webhook("https://hooks.example.com/in?source=svc")], {
+        ...header,
+        baseUrl: `https://deploy:${PASSWORD}@api.example.com/api_v3`,
+      });
+      expect(code, language).toContain("source=svc");
+      expect(code, language).toContain("https://api.example.com/api_v3");
+      expect(code, language).not.toContain(PASSWORD);
+    }
   });
 });

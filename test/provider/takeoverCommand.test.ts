@@ -158,4 +158,17 @@ describe("pulumi-svc takeover: files and inputs", () => {
     expect(message).toMatch(/^--state .* is not JSON: a closing brace was expected at line 1, column \d+/);
     expect(message).not.toContain(SECRET_LOOKING.slice(0, 8));
   });
+  it("a flag naming the account hides the --config file's account and credentials: its secret never goes there", async () => {
+    // The file's account and admin secret, and --base-url pointing elsewhere: refused, naming what the flags lack.
+    const elsewhere = "https://elsewhere.example/api_v3";
+    const message = await takeover({ config: configFile, baseUrl: elsewhere, importFile: join(dir, "import.json"), code: join(dir, "index.ts") }, (line) =>
+      lines.push(line),
+    ).then(
+      () => "",
+      (error: Error) => error.message,
+    );
+    expect(message).toMatch(/^No partner id|^No credentials/);
+    expect(message).not.toContain(emulator.adminSecret);
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });

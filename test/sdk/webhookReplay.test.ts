@@ -110,6 +110,40 @@ describe("claim is the only check, also with an async store", () => {
     expect((await send(options, 2)).body).toEqual({ ok: true, duplicate: true });
   });
 
+  it("owned claims: an attempt that outlived its lease and then failed does not release the retry that took over", async () => {
+    let now = 0;
+    const store = new MemoryReplayStore(100, () => now);
+    const firstRunning = gate();
+    const firstMayFail = gate();
+    const secondMayFinish = gate();
+    const runs: string[] = [];
+    const options: WebhookOptions = {
+      secret: SECRET,
+      replay: { store, leaseMs: 1000 },
+      onEvent: async () => {
+        runs.push(`run ${runs.length + 1}`);
+        if (runs.length === 1) {
+          firstRunning.open();
+          await firstMayFail.promise;
+          throw new Error("slow and then failed");
+        }
+        await secondMayFinish.promise;
+      },
+    };
+    const first = send(options, 4);
+    await firstRunning.promise;
+    now = 1000; // the first attempt's lease lapsed: the platform's retry takes the job over
+    const second = send(options, 4);
+    await new Promise((resolve) => setImmediate(resolve));
+    firstMayFail.open();
+    expect((await first).status).toBe(500);
+    // The first attempt's release must not free the second's claim: a third attempt waits (409), no third run.
+    expect((await send(options, 4)).status).toBe(409);
+    secondMayFinish.open();
+    expect(await second).toEqual({ status: 200, body: { ok: true } });
+    expect(runs).toEqual(["run 1", "run 2"]);
+  });
+
   it("a claim whose holder never finished lapses after leaseMs; a completed one is held for the window", () => {
     let now = 0;
     const store = new MemoryReplayStore(100, () => now);
@@ -168,30 +202,30 @@ describe("SqliteReplayStore: durable, shared by the processes of one host, with 
     expect(handled).toEqual([10, 11]);
   });
 
-  it("two instances on one file share claims: in progress, released, completed", () => {
+  it("two instances on one file share claims: in progress, released, completed", async () => {
     const one = open("shared.db");
     const two = open("shared.db");
-    expect(one.claim("job", 60_000)).toBe("claimed");
-    expect(two.claim("job", 60_000)).toBe("in-progress");
-    one.release("job");
-    expect(two.claim("job", 60_000)).toBe("claimed");
-    two.complete("job", 60_000);
-    expect(one.claim("job", 60_000)).toBe("duplicate");
-    two.release("job");
-    expect(one.claim("job", 60_000)).toBe("duplicate");
+    expect(await one.claim("job", 60_000)).toBe("claimed");
+    expect(await two.claim("job", 60_000)).toBe("in-progress");
+    await one.release("job");
+    expect(await two.claim("job", 60_000)).toBe("claimed");
+    await two.complete("job", 60_000);
+    expect(await one.claim("job", 60_000)).toBe("duplicate");
+    await two.release("job");
+    expect(await one.claim("job", 60_000)).toBe("duplicate");
   });
 
-  it("a lapsed lease is claimed again; entries older than the window are dropped", () => {
+  it("a lapsed lease is claimed again; entries older than the window are dropped", async () => {
     let now = 1_000_000;
     const store = open("retention.db", () => now);
-    expect(store.claim("crashed", 1000)).toBe("claimed");
-    expect(store.claim("done", 1000)).toBe("claimed");
-    store.complete("done", 10_000);
+    expect(await store.claim("crashed", 1000)).toBe("claimed");
+    expect(await store.claim("done", 1000)).toBe("claimed");
+    await store.complete("done", 10_000);
     now += 1000;
-    expect(store.claim("crashed", 1000)).toBe("claimed");
+    expect(await store.claim("crashed", 1000)).toBe("claimed");
     expect(store.size).toBe(2);
     now += 60_000;
-    expect(store.claim("new", 1000)).toBe("claimed");
+    expect(await store.claim("new", 1000)).toBe("claimed");
     // The purge (at most once a minute by default) ran before that claim: the two expired entries are gone.
     expect(store.size).toBe(1);
   });

@@ -19,13 +19,14 @@ const WORKER = `
 const { SqliteReplayStore } = require(${JSON.stringify(STORE)});
 const store = new SqliteReplayStore(process.argv[1]);
 process.stdout.write("ready\\n");
-process.stdin.once("data", () => {
+process.stdin.once("data", async () => {
   const claimed = [];
   for (let i = 0; i < ${JOBS}; i++) {
     const key = "job-" + i;
-    if (store.claim(key, 60000) !== "claimed") continue;
+    const owner = "worker-" + process.pid;
+    if ((await store.claim(key, 60000, owner)) !== "claimed") continue;
     claimed.push(key);
-    if (i % 2 === 0) store.complete(key, 86400000);
+    if (i % 2 === 0) await store.complete(key, 86400000, owner);
   }
   store.close();
   process.stdout.write(JSON.stringify(claimed) + "\\n");

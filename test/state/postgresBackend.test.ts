@@ -1,6 +1,6 @@
 /**
  * State beyond one machine: Pulumi's PostgreSQL DIY backend (`postgres://`, Pulumi >= 3.176) with the
- * examples/gitops program, as three pipelines would use it. A real PostgreSQL 15 server (postgresServer.ts);
+ * examples/gitops program, as three pipelines would use it. A real PostgreSQL 15 server (scripts/postgresServer.ts);
  * the plain `pulumi` CLI in separate processes, each in its own checkout (a runner's), all against one emulator
  * account, authenticated with the pipeline's app token:
  *   1. dev, staging and prod updated at the same time by three processes;
@@ -18,7 +18,7 @@ import { SvcClient } from "pulumi-svc/sdk";
 import { createPipelineToken } from "../../examples/pipeline-app-token/createPipelineToken";
 import { repoRoot } from "../support/pulumi";
 import { cleanEnv, pulumiEnv, run, runOk, type Result } from "../package/processes";
-import { startPostgres, type PostgresServer } from "./postgresServer";
+import { startPostgres, type PostgresServer } from "../../scripts/postgresServer";
 
 const STACKS = ["dev", "staging", "prod"] as const;
 const PASSPHRASE = "postgres-backend-test-passphrase";

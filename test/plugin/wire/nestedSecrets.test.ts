@@ -65,18 +65,18 @@ describe("nested secrets on the wire", () => {
     return valuesOf(response.getInputs());
   };
 
-  it("Check keeps a secret inside an object or a list wrapped at its path", async () => {
+  it("Check keeps a secret inside an object wrapped at its path, and a list holding one as a whole", async () => {
     const token = await check(APP_TOKEN, tokenInputs());
     expect(isSecretAt(token, ["keepers", "rotation"])).toBe(true);
     expect(isSecretAt(token, ["keepers", "plain"])).toBe(false);
     expect(isSecretAt(token, ["description"])).toBe(false);
     expectNoPlainSecret(visibleText(token));
 
+    // A list holding a secret is wrapped as a whole (test/plugin/wire/listSecretsDrift.test.ts); other lists are not.
     const email = await check(EMAIL_TEMPLATE, emailInputs());
-    expect(isSecretAt(email, ["to", 1, "email"])).toBe(true);
-    expect(isSecretAt(email, ["to", 0, "email"])).toBe(false);
-    expect(isSecretAt(email, ["contentParameters", 1, "value"])).toBe(true);
-    expect(isSecretAt(email, ["contentParameters", 0, "value"])).toBe(false);
+    expect(isSecretAt(email, ["to"])).toBe(true);
+    expect(isSecretAt(email, ["contentParameters"])).toBe(true);
+    expect(isSecretAt(email, ["cc"])).toBe(false);
     expectNoPlainSecret(visibleText(email));
   });
 
@@ -134,9 +134,9 @@ describe("nested secrets on the wire", () => {
     const inputs = await check(EMAIL_TEMPLATE, emailInputs());
     const created = await wire.call<provproto.CreateResponse>("create", createRequest(EMAIL_TEMPLATE, inputs));
     const outs = valuesOf(created.getProperties());
-    expect(isSecretAt(outs, ["to", 1, "email"])).toBe(true);
-    expect(isSecretAt(outs, ["contentParameters", 1, "value"])).toBe(true);
-    expect(isSecretAt(outs, ["to", 0, "email"])).toBe(false);
+    expect(isSecretAt(outs, ["to"])).toBe(true);
+    expect(isSecretAt(outs, ["contentParameters"])).toBe(true);
+    expect(isSecretAt(outs, ["subject"])).toBe(false);
     expectNoPlainSecret(visibleText(outs));
 
     const read = await wire.call<provproto.ReadResponse>("read", readRequest(EMAIL_TEMPLATE, created.getId(), outs, inputs));

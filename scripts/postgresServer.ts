@@ -1,16 +1,15 @@
 /**
- * A throwaway PostgreSQL 15 server for a test: Debian's binaries (scripts/ensure-postgres.sh installs them when
+ * A throwaway PostgreSQL 15 server for a test or a bench part: Debian's binaries (scripts/ensure-postgres.sh installs them when
  * missing; never skipped), a cluster made by initdb in a temp dir, listening on 127.0.0.1 on a free port with
  * password (SCRAM) authentication, and stopped after. initdb and postgres refuse to run as root, so as root they
  * run as the unprivileged `postgres` user the Debian package creates.
  */
 import { execFile } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { repoRoot } from "../support/pulumi";
 
 const exec = promisify(execFile);
 
@@ -23,6 +22,8 @@ export interface PostgresServer {
   url(params?: Record<string, string>): string;
   /** Runs SQL with psql and returns its unaligned, tuples-only output. */
   query(sql: string): Promise<string>;
+  /** The server's main process (its backends are its children), for CPU accounting. */
+  pid(): number;
   stop(): Promise<void>;
 }
 
@@ -37,8 +38,18 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
-  const { stdout } = await exec("bash", [join(repoRoot, "scripts", "ensure-postgres.sh")], { timeout: 900_000 });
+/** The script beside this file's source: found from scripts/ (tests) and from dist/scripts/ (the built bench). */
+function ensureScript(): string {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    const script = join(dir, "scripts", "ensure-postgres.sh");
+    if (existsSync(script)) return script;
+  }
+  throw new Error(`scripts/ensure-postgres.sh not found above ${__dirname}`);
+}
+
+/** `max_connections`: room for a few receivers' pools, the tests' own clients and psql. */
+export async function startPostgres(options: { maxConnections?: number } = {}): Promise<PostgresServer> {
+  const { stdout } = await exec("bash", [ensureScript()], { timeout: 900_000 });
   const bin = stdout.trim().split("\n").at(-1)!;
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), "pulumi-svc-pg-"));
@@ -77,8 +88,8 @@ export async function startPostgres(): Promise<PostgresServer> {
   rmSync(join(dir, "pwfile"));
   const port = await freePort();
   // fsync off: a test cluster thrown away after; unix socket in the temp dir, TCP on loopback only.
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off`;
-  await asServerUser("pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", options, "start"]);
+  const serverFlags = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off -c max_connections=${options.maxConnections ?? 100}`;
+  await asServerUser("pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", serverFlags, "start"]);
 
   const env = { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: "10" };
   const psql = async (db: string, sql: string) =>
@@ -99,6 +110,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     database,
     url: (params = { sslmode: "disable" }) => `postgres://${user}@127.0.0.1:${port}/${database}?${new URLSearchParams(params).toString()}`,
     query: (sql) => psql(database, sql),
+    pid: () => Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]),
     async stop() {
       if (stopped) return;
       stopped = true;
