@@ -63,8 +63,8 @@ export function pulumiCli(options: PulumiCliOptions): PulumiCli {
             return reject(
               new Error(
                 `the state of stack ${options.stack} cannot be read (${detail}): the run probably died while writing it. ` +
-                  "File and object-store backends keep the previous version beside it (.pulumi/stacks/<project>/<stack>.json.bak): " +
-                  "copy it over <stack>.json, then run pulumi-svc recover again",
+                  "File and object-store backends keep the previous version beside it (.pulumi/stacks/<project>/<stack>.json.bak, " +
+                  "and on a file backend its .bak.attrs): copy them over <stack>.json (and <stack>.json.attrs), then run pulumi-svc recover again",
               ),
             );
           }

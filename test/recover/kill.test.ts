@@ -9,7 +9,7 @@
  * objects are exactly the state's: no orphan, no duplicate, nothing pending, no token value at rest in the backend.
  * The time to recover (recover, then up) is printed for each kind of kill.
  */
-import { copyFileSync, type Dirent, readdirSync } from "node:fs";
+import { copyFileSync, type Dirent, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { recover, type RecoverResult } from "../../provider/cli/recover";
@@ -51,13 +51,24 @@ const CASES: { provider: ProviderKind; victim: Victim; point: KillPoint }[] = [
 
 const timings: string[] = [];
 
-/** Copies the file backend's backup of the stack's checkpoint over the checkpoint (what the recover message says). */
+/**
+ * Copies the file backend's backup of the stack's checkpoint over the checkpoint (what the recover message says),
+ * with its metadata file (the file backend keeps each object's attributes in `<file>.attrs`).
+ */
 function restoreCheckpointBackup(backendDir: string, stack: string): void {
   const stacks = join(backendDir, ".pulumi", "stacks");
   const entries = readdirSync(stacks, { recursive: true, withFileTypes: true }) as Dirent[];
   const backup = entries.find((entry) => entry.isFile() && entry.name === `${stack}.json.bak`);
   if (!backup) throw new Error(`no ${stack}.json.bak under ${stacks}`);
-  copyFileSync(join(backup.parentPath, backup.name), join(backup.parentPath, `${stack}.json`));
+  const dir = backup.parentPath;
+  console.log(
+    `checkpoint files: ${readdirSync(dir)
+      .map((name) => `${name} (${statSync(join(dir, name)).size} bytes)`)
+      .join(", ")}`,
+  );
+  copyFileSync(join(dir, `${stack}.json.bak`), join(dir, `${stack}.json`));
+  if (existsSync(join(dir, `${stack}.json.bak.attrs`))) copyFileSync(join(dir, `${stack}.json.bak.attrs`), join(dir, `${stack}.json.attrs`));
+  else rmSync(join(dir, `${stack}.json.attrs`), { force: true });
 }
 
 describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (provider) => {
