@@ -59,12 +59,15 @@ export function pulumiCli(options: PulumiCliOptions): PulumiCli {
           }
           const detail = stripUserinfo(stderr.trim().split("\n").slice(-5).join(" ").slice(0, 2000));
           if (/failed to load checkpoint/i.test(text)) {
-            // A runner killed while the backend wrote the state (a file or object-store backend writes it in place).
+            // A runner killed while a file backend wrote the state: the checkpoint itself is renamed into place whole,
+            // but its metadata file (`<stack>.json.attrs`, content type and checksum) is written before the rename
+            // and truncated first, so a kill between the two leaves it empty; the backend then fails with EOF.
             return reject(
               new Error(
                 `the state of stack ${options.stack} cannot be read (${detail}): the run probably died while writing it. ` +
-                  "File and object-store backends keep the previous version beside it (.pulumi/stacks/<project>/<stack>.json.bak, " +
-                  "and on a file backend its .bak.attrs): copy them over <stack>.json (and <stack>.json.attrs), then run pulumi-svc recover again",
+                  "On a file backend, remove an empty or cut .pulumi/stacks/<project>/<stack>.json.attrs (metadata only: the state " +
+                  "reads without it); if the state is still unreadable, copy <stack>.json.bak and its .bak.attrs over <stack>.json " +
+                  "and <stack>.json.attrs (one step older). Then run pulumi-svc recover again",
               ),
             );
           }

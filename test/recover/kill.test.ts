@@ -9,7 +9,7 @@
  * objects are exactly the state's: no orphan, no duplicate, nothing pending, no token value at rest in the backend.
  * The time to recover (recover, then up) is printed for each kind of kill.
  */
-import { copyFileSync, type Dirent, existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, type Dirent, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { recover, type RecoverResult } from "../../provider/cli/recover";
@@ -52,10 +52,10 @@ const CASES: { provider: ProviderKind; victim: Victim; point: KillPoint }[] = [
 const timings: string[] = [];
 
 /**
- * Copies the file backend's backup of the stack's checkpoint over the checkpoint (what the recover message says),
- * with its metadata file (the file backend keeps each object's attributes in `<file>.attrs`).
+ * What recover's message says to do with a state the kill left unreadable: remove the checkpoint's cut metadata file
+ * (the file backend keeps each object's attributes in `<file>.attrs`), or else copy the backup over the checkpoint.
  */
-function restoreCheckpointBackup(backendDir: string, stack: string): void {
+function repairCheckpoint(backendDir: string, stack: string): string {
   const stacks = join(backendDir, ".pulumi", "stacks");
   const entries = readdirSync(stacks, { recursive: true, withFileTypes: true }) as Dirent[];
   const backup = entries.find((entry) => entry.isFile() && entry.name === `${stack}.json.bak`);
@@ -66,9 +66,25 @@ function restoreCheckpointBackup(backendDir: string, stack: string): void {
       .map((name) => `${name} (${statSync(join(dir, name)).size} bytes)`)
       .join(", ")}`,
   );
+  // The checkpoint is renamed into place whole; what a kill can cut is its metadata file, written just before.
+  const attrs = join(dir, `${stack}.json.attrs`);
+  if (existsSync(attrs) && !isJson(readFileSync(attrs, "utf8"))) {
+    rmSync(attrs);
+    return "removed the cut .json.attrs";
+  }
   copyFileSync(join(dir, `${stack}.json.bak`), join(dir, `${stack}.json`));
-  if (existsSync(join(dir, `${stack}.json.bak.attrs`))) copyFileSync(join(dir, `${stack}.json.bak.attrs`), join(dir, `${stack}.json.attrs`));
-  else rmSync(join(dir, `${stack}.json.attrs`), { force: true });
+  if (existsSync(join(dir, `${stack}.json.bak.attrs`))) copyFileSync(join(dir, `${stack}.json.bak.attrs`), attrs);
+  else rmSync(attrs, { force: true });
+  return "restored the .json.bak";
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (provider) => {
@@ -145,8 +161,8 @@ describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (
       const interrupted = await serverAndState(p.stack, p.client).catch(async (error: unknown) => {
         // Killed while the file backend wrote the checkpoint: the documented step restores the backend's backup.
         if (!/failed to load checkpoint/.test(String(error))) throw error;
-        restoreCheckpointBackup(p.backendDir, stackName);
-        console.log(`${provider}, ${victim} ${point}: the kill cut the checkpoint's write; restored ${stackName}.json.bak`);
+        const repair = repairCheckpoint(p.backendDir, stackName);
+        console.log(`${provider}, ${victim} ${point}: the kill cut the checkpoint's write; ${repair}`);
         return serverAndState(p.stack, p.client);
       });
       const orphansBefore = interrupted.server.tokens.filter((id) => !interrupted.state.tokens.includes(id)).length;
