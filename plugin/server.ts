@@ -1,7 +1,7 @@
 /**
  * The native plugin `pulumi-resource-svc`: Pulumi's provider protocol over gRPC, served the way Pulumi's own
  * dynamic-provider host serves it (the generated stubs inside @pulumi/pulumi), on the same handlers the dynamic
- * provider runs (provider/definitions/handlers.ts). One process serves a whole operation, so the runtime is
+ * provider runs (provider/runtime/handlers.ts). One process serves a whole operation, so the runtime is
  * loaded once, not once per `pulumi` command step.
  *
  * Beyond the dynamic host: CheckConfig and DiffConfig (an account change replaces), Configure with its arguments,
@@ -20,7 +20,7 @@ import type { ConnectionInput } from "../provider/core/connectionInput";
 import { PartialCreateError } from "../provider/core/errors";
 import { isUnknown, UNKNOWN } from "../provider/core/unknowns";
 import { fieldsOf, type ResourceDefinition } from "../provider/definitions/define";
-import { handlersFor, type ResourceHandlers } from "../provider/definitions/handlers";
+import { handlersFor, type ResourceHandlers } from "../provider/runtime/handlers";
 import { FunctionInvoker } from "./invoke";
 import { keyPaths, type PropertyPath, type Props, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
 import type { DiagnosticsSink } from "../provider/core/operationLog";

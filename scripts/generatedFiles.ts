@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { packageSchema } from "../plugin/schema";
 import { DEFINITIONS, FUNCTIONS } from "../provider/definitions";
 import { repoRoot } from "./engineEnv";
-import { resourcesPage } from "../provider/definitions/docsTables";
-import { classFiles } from "../provider/definitions/classModules";
+import { resourcesPage } from "../provider/codegen/docsTables";
+import { classFiles } from "../provider/codegen/classModules";
 
 /** The package's version: the schema's (the generated SDKs ask the engine for the plugin of that version). */
 const version = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;

@@ -117,7 +117,7 @@ async function createInRounds<T>(plan: Plan<T>, sinceServerSec: () => number, pr
  * The end of a create interrupted after its request was sent: one look-up, within INTERRUPTED_CREATE_GRACE_MS and not
  * cut by the interruption, decides. None found: the platform did not act, the interruption is the answer and nothing
  * is left. One found: it becomes a partial create (the id and what is known), which the engine records after a
- * deadline and the handlers turn into a delete after Cancel (definitions/handlers.ts); when it is of no use to the
+ * deadline and the handlers turn into a delete after Cancel (runtime/handlers.ts); when it is of no use to the
  * program (a token whose value cannot be read) it is deleted here. A look-up that fails says so: the platform may hold
  * an object the stack does not record.
  */

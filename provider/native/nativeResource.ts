@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { QuietResource } from "../resources/quietResource";
-import type { ResourceFields } from "../definitions/fieldTable";
+import type { ResourceFields } from "../resources/resourceFields";
 import { resourceProps } from "../resources/resourceProps";
 import { PLUGIN_DOWNLOAD_URL, PLUGIN_VERSION } from "../core/pluginRelease";
 

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceDefinition } from "../definitions/define";
-import type { ResourceFields } from "../definitions/fieldTable";
+import type { ResourceFields } from "./resourceFields";
 import { checkRequiredInputs } from "./requiredInputs";
 import { resourceProps } from "./resourceProps";
 import { ShimResource } from "./shim";

@@ -8,7 +8,7 @@
  */
 import { flushCompileCache } from "./compileCache"; // first: what is loaded after it is compiled from the cache
 import { appToken as appTokenDefinition, DEFINITIONS, httpNotificationTemplate as templateDefinition } from "../definitions";
-import { handlersFor } from "../definitions/handlers";
+import { handlersFor } from "./handlers";
 import { ProviderSession } from "../core/providerSession";
 import { exitAfterSettlingOnSigint } from "../core/termination";
 

@@ -17,7 +17,7 @@ import { type DiagnosticsSink, OperationLog, type Severity } from "../../provide
 import { ProviderSession } from "../../provider/core/providerSession";
 import { noteTransportEvent, recordEvent, SLOW_CALL_MS } from "../../provider/core/telemetry";
 import { appToken, DEFINITIONS, httpNotificationTemplate } from "../../provider/definitions";
-import { handlersFor } from "../../provider/definitions/handlers";
+import { handlersFor } from "../../provider/runtime/handlers";
 import { registerSecret } from "../../sdk/core/redact";
 
 interface Line {

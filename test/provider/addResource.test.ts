@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { classFiles } from "../../provider/definitions/classModules";
+import { classFiles } from "../../provider/codegen/classModules";
 import { shimText } from "../../provider/resources/shim";
 import { repoRoot } from "../../scripts/engineEnv";
 import { RESOURCES } from "./fixtures/addedResource/registry";

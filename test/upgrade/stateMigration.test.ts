@@ -14,7 +14,7 @@ import { SvcProviderServer } from "../../plugin/server";
 import { ProviderSession } from "../../provider/core/providerSession";
 import { appToken } from "../../provider/definitions";
 import { migrateState, type ResourceDefinition } from "../../provider/definitions/define";
-import { handlersFor } from "../../provider/definitions/handlers";
+import { handlersFor } from "../../provider/runtime/handlers";
 
 const DEFAULT_PURPOSE = "unspecified";
 /** The fields each update of the next release's AppToken was asked to send. */

@@ -12,7 +12,7 @@ import { PartialCreateError, ProviderError } from "../core/errors";
 import { graceSignal } from "../core/operationLifetime";
 import type { ProviderSession } from "../core/providerSession";
 import { recordEvent } from "../core/telemetry";
-import { fieldsOf, migrateState, type ResourceDefinition } from "./define";
+import { fieldsOf, migrateState, type ResourceDefinition } from "../definitions/define";
 
 type Props = Record<string, unknown>;
 

@@ -17,7 +17,7 @@ import {
   requiredInputs,
   requiredOnCreateOnly,
 } from "./argsTypes";
-import type { ResourceDefinition } from "./define";
+import type { ResourceDefinition } from "../definitions/define";
 import { fieldTableModule } from "./fieldTable";
 
 /** Where the generated files go, and where the hand-written modules they import are. */
