@@ -137,6 +137,18 @@ export const appToken = defineResource<AppTokenInputs, AppTokenOutputs>({
   keepers: { rotation: "1" },
 });
 export const pipelineToken = pipeline.token; // a secret`,
+  program: {
+    title: "An app token for a deployment pipeline",
+    name: "pipeline",
+    variable: "pipeline",
+    inputs: { description: "Deployment pipeline", hashType: "SHA256", sessionPrivileges: "list:*" },
+    exports: ["pipelineToken", "token"],
+  },
+  takeover: {
+    id: { pattern: APP_TOKEN_ID, max: 64, expected: "an app token id (digits, _, then letters and digits, like 0_ab12cd34)" },
+    namePrefix: "token",
+    noun: "app token",
+  },
   idDescription: "the app token's id, like 0_ab12cd34",
   inputs,
   outputs,

@@ -23,7 +23,7 @@ import { plain, sameValue } from "../core/diff";
 import { ProviderError, unlessGone } from "../core/errors";
 import { defineResource, stateChecker, type CheckedInputsOf, type ProgramInputsOf } from "./define";
 import { EmailFormatName, EmailPriorityName, Parameter, Recipient } from "./schemaTypes";
-import { type TemplateTexts, templateInputFields, templateOutputFields, templateState } from "./templateFields";
+import { TEMPLATE_ID, type TemplateTexts, templateInputFields, templateOutputFields, templateState } from "./templateFields";
 import { templateDefinition } from "./templateOperations";
 import { nameOf } from "./templateSelection";
 
@@ -177,6 +177,21 @@ export const emailNotificationTemplate = defineResource<EmailNotificationTemplat
     { key: "entry_id", value: "{entry.id}" },
   ],
 });`,
+  program: {
+    title: "An email to the editors when an entry is ready",
+    name: "editors-entry-ready",
+    variable: "editors",
+    inputs: {
+      event: "entry.ready",
+      name: "Tell editors when an entry is ready",
+      subject: "Ready: {entry_name}",
+      body: "Entry {entry_name} ({entry_id}) is ready.",
+      fromEmail: "video@example.com",
+      to: [{ email: "editors@example.com", name: "Editors" }],
+    },
+    exports: ["templateId", "id"],
+  },
+  takeover: { id: TEMPLATE_ID, namePrefix: "email", noun: "email template" },
   inputs,
   outputs,
   ...templateDefinition({

@@ -10,9 +10,9 @@ import { EVENTS, type EventKey } from "../../contract/events";
 import { type EventNotificationTemplate, HttpMethod, SecureHashingAlgo, TemplateType, WebhookUrl } from "../../contract/platform";
 import { plain } from "../core/diff";
 import { unlessGone } from "../core/errors";
-import { defineResource, stateChecker, type CheckedInputsOf, type ProgramInputsOf } from "./define";
+import { configSecret, defineResource, stateChecker, type CheckedInputsOf, type ProgramInputsOf } from "./define";
 import { HttpMethodName, SecureHashingAlgoName } from "./schemaTypes";
-import { type TemplateTexts, templateInputFields, templateOutputFields, templateState } from "./templateFields";
+import { TEMPLATE_ID, type TemplateTexts, templateInputFields, templateOutputFields, templateState } from "./templateFields";
 import { templateDefinition } from "./templateOperations";
 import { nameOf } from "./templateSelection";
 
@@ -98,6 +98,19 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
   url: "https://publishing.example.com/hooks/entry-ready",
   signSecret: config.requireSecret("webhookSigningSecret"),
 });`,
+  program: {
+    title: "A signed webhook when an entry is ready",
+    name: "entry-ready",
+    variable: "entryReady",
+    inputs: {
+      event: "entry.ready",
+      name: "Entry ready -> publishing",
+      url: "https://publishing.example.com/hooks/entry-ready",
+      signSecret: configSecret("webhookSigningSecret"),
+    },
+    exports: ["templateId", "id"],
+  },
+  takeover: { id: TEMPLATE_ID, namePrefix: "webhook", noun: "webhook" },
   inputs,
   outputs,
   ...templateDefinition({

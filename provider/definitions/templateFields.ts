@@ -12,7 +12,7 @@ import type { EventNotificationTemplates } from "../../sdk/platform/eventNotific
 import type { TemplateTypes } from "../../sdk/platform/templateKinds";
 import type { ConnectionInput } from "../core/connectionInput";
 import { plain } from "../core/diff";
-import { CONNECTION_FIELD, type InputField, type OutputField, type ResourceDefinition } from "./define";
+import { CONNECTION_FIELD, type Grammar, type InputField, type OutputField, type ResourceDefinition } from "./define";
 import { SYSTEM_TEMPLATE_ID_DEPRECATION } from "./templateSelection";
 
 /** The words and examples in which the two kinds' shared fields differ. */
@@ -25,6 +25,9 @@ export interface TemplateTexts {
   disabledMeans: string;
   examples: { systemTemplateId: string; systemTemplateName: string; name: string; systemName: string; description: string; eventType: string };
 }
+
+/** A template's id: the platform numbers templates (system ones 1001, 201; an account's 2001 and up). */
+export const TEMPLATE_ID: Grammar = { pattern: /^[1-9][0-9]*$/, max: 19, expected: "a template id (a decimal number like 2001)" };
 
 const EXACTLY_ONE = "Exactly one of systemTemplateId, systemTemplateName or event.";
 

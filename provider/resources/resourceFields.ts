@@ -1,5 +1,5 @@
 /**
- * A resource's row of the generated field table (provider/resources/fieldTable.ts, written by
+ * A resource's row of the generated field table (provider/generated/fieldTable.ts, written by
  * provider/codegen/fieldTable.ts): what its classes need of its definition at run time, as plain data. Each class
  * passes its own.
  */

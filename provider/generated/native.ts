@@ -6,9 +6,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { RESOURCES } from "../definitions";
 import type { DefinitionOutputs } from "../resources/definedResource";
-import type { AppTokenArgs, HttpNotificationTemplateArgs, EmailNotificationTemplateArgs, EmailRecipientArgs, ContentParameterArgs, ConnectionArgs } from "../resources";
-import { FIELD_TABLE } from "../resources/fieldTable";
-import { NativeResource, nativeTypeToken } from "./nativeResource";
+import type { AppTokenArgs, HttpNotificationTemplateArgs, EmailNotificationTemplateArgs, EmailRecipientArgs, ContentParameterArgs, ConnectionArgs } from "./resources";
+import { FIELD_TABLE } from "./fieldTable";
+import { NativeResource, nativeTypeToken } from "../resources/nativeResource";
 
 export type { AppTokenArgs, HttpNotificationTemplateArgs, EmailNotificationTemplateArgs, EmailRecipientArgs, ContentParameterArgs, ConnectionArgs };
 
