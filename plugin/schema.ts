@@ -16,6 +16,8 @@ export const PACKAGE = "svc";
 export const CONNECTION_TYPE = `${PACKAGE}:index:Connection`;
 
 export const typeToken = (type: string): string => `${PACKAGE}:index:${type}`;
+/** The type name a type token names (`AppToken` of `svc:index:AppToken`); undefined for another package's token. */
+export const typeNameOf = (token: string): string | undefined => (token.startsWith(`${PACKAGE}:index:`) ? token.slice(`${PACKAGE}:index:`.length) : undefined);
 
 interface PropertySpec {
   type?: string;

@@ -4,7 +4,7 @@
  * dynamic resource under the generic token `pulumi-nodejs:dynamic:Resource` (made without a module and type) is known
  * by its `__provider` input, the fixed shim text that names the provider-runtime kind it calls.
  */
-import { FIELD_TABLE, type ResourceType } from "../provider/generated/fieldTable";
+import { FIELD_TABLE, isResourceType, type ResourceType } from "../provider/generated/fieldTable";
 
 /** The svc types: the generated field table's rows, one per resource definition. */
 export const SVC_TYPES = Object.keys(FIELD_TABLE) as ResourceType[];
@@ -13,12 +13,10 @@ export type SvcType = ResourceType;
 /** The runtime kind each type's shim calls (each definition's `kind`, a column of the field table). */
 const KINDS: ReadonlyMap<string, SvcType> = new Map(SVC_TYPES.map((type) => [FIELD_TABLE[type].kind, type]));
 
-const isSvcType = (name: string): name is SvcType => Object.hasOwn(FIELD_TABLE, name);
-
 /** The svc type of a resource, or undefined for any other resource. */
 export function svcTypeOf(type: string, props: Record<string, unknown>): SvcType | undefined {
   const token = /^(?:svc:index|pulumi-nodejs:dynamic\/svc):([A-Za-z]+)$/.exec(type);
-  if (token) return isSvcType(token[1]!) ? token[1] : undefined;
+  if (token) return isResourceType(token[1]!) ? token[1] : undefined;
   if (type === "pulumi-nodejs:dynamic:Resource" && typeof props.__provider === "string" && props.__provider.includes("pulumi-svc/provider-runtime")) {
     const kind = /const \{ configure, (\w+): provider \}/.exec(props.__provider)?.[1];
     return kind ? KINDS.get(kind) : undefined;

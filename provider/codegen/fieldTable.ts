@@ -41,6 +41,9 @@ export const FIELD_TABLE = ${table} as const;
 
 export type ResourceType = keyof typeof FIELD_TABLE;
 
+/** Whether \`name\` (from a request, a URN, a state) names a resource of the package. */
+export const isResourceType = (name: string): name is ResourceType => Object.hasOwn(FIELD_TABLE, name);
+
 /** The provider settings that are secrets (an explicit provider wraps them). */
 export const PROVIDER_SECRET_SETTINGS = ${JSON.stringify(SECRET_SETTINGS)} as const;
 `;

@@ -151,8 +151,15 @@ export interface TakeoverTraits {
   noun: string;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a list of definitions holds each with its own types (its functions take them as arguments)
-export interface ResourceDefinition<Inputs extends Record<string, unknown> = any, State extends Record<string, unknown> = any> {
+/**
+ * A resource's definition, typed by its checked inputs and its state. A list of definitions holds them as
+ * `ResourceDefinition` (plain records): the methods' parameters are compared both ways (method syntax), so each
+ * definition keeps its own types where it is written and where its handlers call it (runtime/handlers.ts).
+ */
+export interface ResourceDefinition<
+  Inputs extends Record<string, unknown> = Record<string, unknown>,
+  State extends Record<string, unknown> = Record<string, unknown>,
+> {
   /** The type name: `svc:index:<type>` in the plugin, `pulumi-nodejs:dynamic/svc:<type>` for the dynamic resource. */
   type: string;
   /** The runtime's name of the provider (`pulumi-svc/provider-runtime`'s export): stored shims call it; never change it. */

@@ -19,6 +19,7 @@ type Props = Record<string, unknown>;
 /** The context of an operation on the account of a resource's (stored or new) connection input. */
 const contextOf = (session: ProviderSession, props: Props | undefined) => session.contextFor(props?.connection as ConnectionInput | undefined);
 
+/** The handlers as their callers see them: the engine's and the wire's plain records in, plain records out. */
 export interface ResourceHandlers {
   check(olds: Props, news: Props): Promise<CheckResult>;
   diff(id: string, olds: Props, news: Props): Promise<DiffOutcome>;
@@ -28,65 +29,94 @@ export interface ResourceHandlers {
   delete(id: string, state: Props): Promise<void>;
 }
 
+/**
+ * The handlers of one definition, typed by it: what the engine hands them is typed once, at each method's entry
+ * (`checked`: the inputs check returned; `stored`: the state a create, read or update of this provider returned,
+ * in this release's shape after the definition's migrations), and the definition gets its own types from there.
+ */
+export class DefinitionHandlers<I extends Props, S extends Props> implements ResourceHandlers {
+  private readonly fields: ReturnType<typeof fieldsOf>;
+  /** What an update with nothing to send takes from the new inputs (all but the in-place fields, which are equal). */
+  private readonly carried: string[];
+
+  constructor(
+    readonly definition: ResourceDefinition<I, S>,
+    private readonly session: ProviderSession,
+    private readonly onStackAccountMove: StackAccountMove = "refuse",
+  ) {
+    this.fields = fieldsOf(definition);
+    this.carried = this.fields.inputKeys.filter((key) => !this.fields.inPlace.includes(key));
+  }
+
+  async check(olds: Props, news: Props): Promise<CheckResult> {
+    const result = checkFields(this.fields.shape, news, this.fields.secretInputs);
+    this.definition.validate?.(result.inputs, olds ?? {}, result.failures);
+    checkConnection(result, this.session.connections);
+    return result;
+  }
+
+  async diff(id: string, stored: Props, news: Props): Promise<DiffOutcome> {
+    this.session.ledger.noteManaged(id);
+    const olds = this.stored(stored);
+    const { changed, replaces } = diffFields(olds, news, this.fields.inPlace, this.fields.replaces);
+    // A resource never follows its connection to another account in place: that would update, with the old id,
+    // an object of the new account. An explicit connection that moves replaces; stack config that moves is refused.
+    const moved = accountChange(this.session.connections, olds, news, this.onStackAccountMove);
+    if (moved) replaces.push("connection");
+    const deleteBeforeReplace = replaces.length > 0 && this.definition.deleteBeforeReplace?.(olds, news) === true;
+    if (moved && !changed.includes("connection")) changed.push("connection");
+    return { changes: changed.length > 0, changed, replaces, ...(deleteBeforeReplace ? { deleteBeforeReplace } : {}) };
+  }
+
+  create(inputs: Props): Promise<{ id: string; outs: Props }> {
+    return this.session.termination.trackCreate(createRecordable(this.definition, this.session, this.checked(inputs)));
+  }
+
+  async read(id: string, state: Props): Promise<{ id: string; props?: Props; inputs?: Props }> {
+    this.session.ledger.noteManaged(id);
+    const olds = this.stored(state);
+    const outs = await this.definition.read(contextOf(this.session, olds), id, olds);
+    // Deleted outside Pulumi: refresh drops it, up creates it again.
+    if (!outs) return { id: "" };
+    return { id, props: outs, inputs: this.definition.inputsOf?.(outs) ?? inputsFromOutputs(this.fields.shape, outs) };
+  }
+
+  async update(id: string, stored: Props, news: Props): Promise<{ outs: Props }> {
+    this.session.ledger.noteManaged(id);
+    const olds = this.stored(stored);
+    const { changed } = diffFields(olds, news, this.fields.inPlace, []);
+    // Nothing for the platform (an input-only field, or the stored provider text): the state stays, with the new inputs.
+    if (changed.length === 0) return { outs: keptState(olds, news, this.carried) };
+    return { outs: await this.definition.update(contextOf(this.session, news), id, olds, this.checked(news), changed) };
+  }
+
+  async delete(id: string, state: Props): Promise<void> {
+    this.session.ledger.noteManaged(id);
+    const olds = this.stored(state);
+    await this.definition.delete(contextOf(this.session, olds), id, olds);
+  }
+
+  /** The inputs of a create or update: the engine (or the plugin, which checks them again) hands back check's output. */
+  private checked(inputs: Props): I {
+    return inputs as I;
+  }
+
+  /**
+   * A state the engine stored from this provider's answers, in this release's shape (the definition's migrations).
+   * No state (a read by id alone: `pulumi import`) is no old state.
+   */
+  private stored(state: Props | undefined): S {
+    return (state && Object.keys(state).length > 0 ? migrateState(this.definition, state) : (state ?? {})) as S;
+  }
+}
+
 /** The handlers of `definition`, its operations run in `session` (their clients, Cancel, ledger and diagnostics). */
-export function handlersFor(definition: ResourceDefinition, session: ProviderSession, onStackAccountMove: StackAccountMove = "refuse"): ResourceHandlers {
-  const fields = fieldsOf(definition);
-  const inputsOf = (outs: Props): Props => definition.inputsOf?.(outs) ?? inputsFromOutputs(fields.shape, outs);
-  // What an update with nothing to send takes from the new inputs (all but the in-place fields, which are equal).
-  const carried = fields.inputKeys.filter((key) => !fields.inPlace.includes(key));
-  // A state from an earlier release, in this release's shape (the definition's migrations), before anything compares
-  // or uses it. No state (a read by id alone: `pulumi import`) is no old state.
-  const current = (state: Props | undefined): Props => (state && Object.keys(state).length > 0 ? migrateState(definition, state) : (state ?? {}));
-
-  return {
-    async check(olds, news) {
-      const result = checkFields(fields.shape, news, fields.secretInputs);
-      definition.validate?.(result.inputs, olds ?? {}, result.failures);
-      checkConnection(result, session.connections);
-      return result;
-    },
-
-    async diff(id, stored, news) {
-      session.ledger.noteManaged(id);
-      const olds = current(stored);
-      const { changed, replaces } = diffFields(olds, news, fields.inPlace, fields.replaces);
-      // A resource never follows its connection to another account in place: that would update, with the old id,
-      // an object of the new account. An explicit connection that moves replaces; stack config that moves is refused.
-      const moved = accountChange(session.connections, olds, news, onStackAccountMove);
-      if (moved) replaces.push("connection");
-      const deleteBeforeReplace = replaces.length > 0 && definition.deleteBeforeReplace?.(olds, news) === true;
-      if (moved && !changed.includes("connection")) changed.push("connection");
-      return { changes: changed.length > 0, changed, replaces, ...(deleteBeforeReplace ? { deleteBeforeReplace } : {}) };
-    },
-
-    create(inputs) {
-      return session.termination.trackCreate(createRecordable(definition, session, inputs));
-    },
-
-    async read(id, state) {
-      session.ledger.noteManaged(id);
-      const olds = current(state);
-      const outs = await definition.read(contextOf(session, olds), id, olds);
-      // Deleted outside Pulumi: refresh drops it, up creates it again.
-      if (!outs) return { id: "" };
-      return { id, props: outs, inputs: inputsOf(outs) };
-    },
-
-    async update(id, stored, news) {
-      session.ledger.noteManaged(id);
-      const olds = current(stored);
-      const { changed } = diffFields(olds, news, fields.inPlace, []);
-      // Nothing for the platform (an input-only field, or the stored provider text): the state stays, with the new inputs.
-      if (changed.length === 0) return { outs: keptState(olds, news, carried) };
-      return { outs: await definition.update(contextOf(session, news), id, olds, news, changed) };
-    },
-
-    async delete(id, state) {
-      session.ledger.noteManaged(id);
-      const olds = current(state);
-      await definition.delete(contextOf(session, olds), id, olds);
-    },
-  };
+export function handlersFor<I extends Props, S extends Props>(
+  definition: ResourceDefinition<I, S>,
+  session: ProviderSession,
+  onStackAccountMove: StackAccountMove = "refuse",
+): DefinitionHandlers<I, S> {
+  return new DefinitionHandlers(definition, session, onStackAccountMove);
 }
 
 /**
@@ -97,17 +127,22 @@ export function handlersFor(definition: ResourceDefinition, session: ProviderSes
  * grace) and the answer records nothing: an answer that is safe to lose. Only when that delete fails is the object
  * reported as a partial create, for the engine to record if it still can. Adoptions (adoptId) are left alone.
  */
-async function createRecordable(definition: ResourceDefinition, session: ProviderSession, inputs: Props): Promise<{ id: string; outs: Props }> {
+async function createRecordable<I extends Props, S extends Props>(
+  definition: ResourceDefinition<I, S>,
+  session: ProviderSession,
+  inputs: I,
+): Promise<{ id: string; outs: Props }> {
   const { lifetime, termination } = session;
   // An adoption makes nothing: the object existed before the run and is never deleted for it.
   const ctx = contextOf(session, inputs);
   if (typeof inputs.adoptId === "string") return definition.create(ctx, inputs);
-  let made: { id: string; outs: Props };
+  let made: { id: string; outs: S };
   try {
     made = await definition.create(ctx, inputs);
   } catch (error) {
     if (!(error instanceof PartialCreateError) || !lifetime.isCancelled()) throw error;
-    made = { id: error.id, outs: error.properties };
+    // A partial create carries the state the definition's own create made (core/recovery.ts, templateCreation.ts).
+    made = { id: error.id, outs: error.properties as S };
   }
   if (!lifetime.isCancelled()) {
     termination.noteAnswered({ type: definition.type, id: made.id, remove: (signal) => definition.delete({ ...ctx, signal }, made.id, made.outs) });

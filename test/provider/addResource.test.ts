@@ -21,7 +21,7 @@ import { recordRegistrations, registeredOnce } from "./mockedRuntime";
 const SOURCES = ["contract", "sdk", "provider", "plugin", "policy", "docs", "package.json", "tsconfig.json", "biome.json", ".gitignore"];
 const SCRIPTS = ["generate.mjs", "generate.ts", "generatedFiles.ts", "engineEnv.ts"];
 /** What `npm run generate` owns: a change there is written, not hand-written. */
-const GENERATED = [/^provider\/generated\//, /^plugin\/schema\.json$/, /^docs\/resources\.md$/];
+const GENERATED = [/^provider\/generated\//, /^provider\/runtime\/providers\.ts$/, /^plugin\/schema\.json$/, /^docs\/resources\.md$/];
 
 const tree = mkdtempSync(join(tmpdir(), "pulumi-svc-added-resource-"));
 afterAll(() => rmSync(tree, { recursive: true, force: true }));
@@ -115,11 +115,12 @@ describe("a fourth resource: its definition and one registry entry, in the tree'
     expect(said, "docs/design.md: 'Adding a resource is <n> hand-written files'").toBe(NUMBER_WORDS[handWritten.length]);
   });
 
-  it("generates its classes beside the package's, which come out as checked in", () => {
+  it("generates its classes beside the package's, which come out as checked in, and its dynamic provider", () => {
     const text = (path: string) => after.get(path) ?? "";
     expect(text("provider/generated/resources.ts")).toContain('export { Label, type LabelArgs } from "./label";');
     expect(text("provider/generated/native.ts")).toContain("export class Label extends NativeResource");
     expect(text("provider/generated/fieldTable.ts")).toContain('"kind": "label"');
+    expect(text("provider/runtime/providers.ts")).toContain("export const label = new DefinitionHandlers(RESOURCES.Label, session);");
     expect(text("provider/generated/appToken.ts")).toBe(readFileSync(join(repoRoot, "provider/generated/appToken.ts"), "utf8"));
   });
 

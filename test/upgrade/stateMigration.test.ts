@@ -13,6 +13,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SvcProviderServer } from "../../plugin/server";
 import { ProviderSession } from "../../provider/core/providerSession";
 import { appToken } from "../../provider/definitions";
+import type { AppTokenInputs, AppTokenOutputs } from "../../provider/definitions/appToken";
 import { migrateState, type ResourceDefinition } from "../../provider/definitions/define";
 import { handlersFor } from "../../provider/runtime/handlers";
 
@@ -22,7 +23,7 @@ const updates: string[][] = [];
 
 /** AppToken of the next release: `purpose` is new (input-only: carried through read from the state). */
 function nextAppToken(withMigration: boolean): ResourceDefinition {
-  return {
+  const next: ResourceDefinition<AppTokenInputs & { purpose: string }, AppTokenOutputs & { purpose?: string | undefined }> = {
     ...appToken,
     inputs: {
       ...appToken.inputs,
@@ -54,6 +55,7 @@ function nextAppToken(withMigration: boolean): ResourceDefinition {
         }
       : {}),
   };
+  return next;
 }
 
 describe("state migrations: a state of the previous release previews clean", () => {
