@@ -20,17 +20,11 @@ import { benchFunctions } from "./functions";
 import { benchListing, DEFAULT_LISTING_SIZES } from "./listing";
 import { benchProvider, DEFAULT_SIZES } from "./provider";
 import { benchReliability } from "./reliability";
+import { DEFAULT_PARTS, type Part, PARTS, SCALE_PARTS } from "./parts";
 import { render } from "./render";
 import { benchScale, DEFAULT_SCALE_SIZES, SCALE_PROGRAMS, type ScaleProgram } from "./scale";
 import { benchTakeover } from "./takeover";
 import { benchSdk } from "./sdk";
-
-const PARTS = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions", "listing", "takeover", "scale"] as const;
-type Part = (typeof PARTS)[number];
-/** What `npm run bench` runs without --only or --shape; the scale shapes take long and run when asked for. */
-const DEFAULT_PARTS: Part[] = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions"];
-/** `--shape scale`: the parts of issue 27's shapes. */
-const SCALE_PARTS: Part[] = ["listing", "takeover", "scale"];
 
 const positiveInt = (value: string): number => {
   const n = Number(value);

@@ -70,7 +70,7 @@ export interface ProviderArgs {
   appTokenId?: pulumi.Input<string>;
   /** The value of that app token. */
   appToken?: pulumi.Input<string>;
-  /** The hash type of that app token: SHA1, SHA256 or SHA512. */
+  /** The hash type of that app token: SHA1, SHA256, SHA512, MD5. */
   appTokenHashType?: pulumi.Input<string>;
   /** A ready session string, instead of other credentials. */
   ks?: pulumi.Input<string>;
