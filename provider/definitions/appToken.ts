@@ -219,7 +219,7 @@ function creationFields(inputs: AppTokenInputs) {
 /** The fields an update sends: the inputs whose change applies in place (the wire orders them by its own schema). */
 const IN_PLACE = keysWithChange(inputs, "inPlace");
 
-function inPlaceFields(inputs: AppTokenInputs) {
+function inPlaceFields(inputs: Pick<AppTokenInputs, (typeof IN_PLACE)[number]>) {
   return Object.fromEntries(IN_PLACE.map((key) => [key, inputs[key]])) as Pick<AppTokenInputs, (typeof IN_PLACE)[number]>;
 }
 
@@ -255,7 +255,7 @@ async function adopt(client: SvcClient, id: string, inputs: AppTokenInputs, sign
     );
   }
   const outs = appTokenOutputs(token, inputs);
-  const current = inPlaceFields(outs as unknown as AppTokenInputs);
+  const current = inPlaceFields(outs);
   const wanted = inPlaceFields(inputs);
   if (JSON.stringify(current) === JSON.stringify(wanted)) return { id, outs };
   const updated = await client.appTokens.update(id, wanted, { signal });
