@@ -5,3 +5,5 @@ export type Part = (typeof PARTS)[number];
 export const DEFAULT_PARTS: Part[] = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions"];
 /** `--shape scale`: the parts of issue 27's shapes. */
 export const SCALE_PARTS: Part[] = ["listing", "takeover", "scale"];
+/** The provider part's scale curve: resources per program at each point (`--sizes`, SVC_BENCH_SIZES). */
+export const DEFAULT_SIZES = [10, 50, 200, 500];

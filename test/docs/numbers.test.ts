@@ -8,7 +8,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PARTS, PARTS, SCALE_PARTS } from "../../bench/parts";
+import { DEFAULT_PARTS, DEFAULT_SIZES, PARTS, SCALE_PARTS } from "../../bench/parts";
+import { TTS_LANGUAGES } from "../../contract/avatar";
+import { EVENT_KEYS } from "../../contract/events";
 import { EMAIL_LIMITS } from "../../contract/emailTemplates";
 import { HashType, PAGER } from "../../contract/platform";
 import { PROVIDER_BACKOFF, PROVIDER_MAX_RETRIES } from "../../provider/core/clients";
@@ -79,6 +81,11 @@ const CLAIMS: [string, string, string][] = [
   ["docs/bench.md", `\`--only ${PARTS.join(",")}\``, "PARTS"],
   ["docs/bench.md", `default \`${DEFAULT_PARTS.join(",")}\`: \`DEFAULT_PARTS\``, "DEFAULT_PARTS"],
   ["docs/bench.md", `\`--shape scale\` (the ${SCALE_PARTS.slice(0, -1).join(", ")} and ${SCALE_PARTS.at(-1)} parts`, "SCALE_PARTS"],
+  ["docs/bench.md", `(defaults: sizes ${DEFAULT_SIZES.join(", ")}, 2 rounds each`, "DEFAULT_SIZES"],
+  ["README.md", `the provider's scale curve (${DEFAULT_SIZES[0]} to ${DEFAULT_SIZES.at(-1)} AppTokens`, "DEFAULT_SIZES"],
+  // The contract's counts.
+  ["docs/design.md", `The contract's \`VoiceConfig\` takes the spec's ${TTS_LANGUAGES.length} codes`, "TTS_LANGUAGES"],
+  ["docs/design.md", `A system email template per catalog event (ids 201–${200 + EVENT_KEYS.length}, \`EMAIL_<EVENT>\`)`, "EVENT_KEYS"],
   // The hash types an app token may have, as the settings table says them.
   ["docs/registry/installation-configuration.md", `The hash type of that app token: ${HashType.options.join(", ")} |`, "HashType"],
 ];
