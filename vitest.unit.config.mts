@@ -54,6 +54,8 @@ export default defineConfig({
       "test/functions/nativeEngine.test.ts",
       // The TypeScript compiler on a program (seconds of CPU).
       "test/functions/typecheck.test.ts",
+      // A copy of the tree generated, type-checked and linted by child processes (tens of seconds of CPU).
+      "test/provider/addResource.test.ts",
       // Chromium.
       "test/browser/browserBundle.test.ts",
       // A real WebRTC peer streaming media (the emulator's optional media stack).

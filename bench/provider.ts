@@ -22,6 +22,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchStack, repoRoot, type BenchStack } from "./engine";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
+import { DEFAULT_SIZES } from "./parts";
 import * as connectionSettings from "../provider/core/connection";
 import { median } from "./report";
 
@@ -30,7 +31,6 @@ export type Operation = (typeof OPERATIONS)[number];
 /** The floor (no-op dynamic resources), AppTokens on the dynamic provider, AppTokens on the native plugin. */
 export const PROGRAMS = ["noop", "appTokens", "plugin"] as const;
 export type Program = (typeof PROGRAMS)[number];
-export const DEFAULT_SIZES = [10, 50, 200, 500];
 
 export interface ProviderBenchOptions {
   /** Resources per program, one scale point each; default 10, 50, 200, 500. */

@@ -53,8 +53,8 @@ export class EngineLog implements DiagnosticsSink {
   }
 }
 
-type Callback = (error: unknown, value?: unknown, metadata?: grpc.Metadata) => void;
-type Handler<R> = (call: { request: R }, callback: Callback) => void;
+type Callback<V> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null, value?: V | null, metadata?: grpc.Metadata) => void;
+type Handler<R, V> = (call: { request: R }, callback: Callback<V>) => void;
 
 /**
  * A gRPC handler of a resource operation run as one diagnostics scope of `log` (the server's provider session's):
@@ -62,12 +62,12 @@ type Handler<R> = (call: { request: R }, callback: Callback) => void;
  * URN, and the answer goes back once the engine has its lines (so they are shown with the step, not after it).
  * Without a sink (no engine address), the handler as it is.
  */
-export function withDiagnostics<R extends { getUrn(): string }>(
+export function withDiagnostics<R extends { getUrn(): string }, V>(
   log: OperationLog,
   sink: DiagnosticsSink | undefined,
   name: string,
-  handler: Handler<R>,
-): Handler<R> {
+  handler: Handler<R, V>,
+): Handler<R, V> {
   if (!sink) return handler;
   return (call, callback) =>
     log.run(sink, call.request.getUrn(), name, (finish) =>

@@ -1,10 +1,11 @@
 /**
  * The examples of each resource in every language, the one source of the `{{% example %}}` blocks in the schema's
  * resource descriptions (which Pulumi's registry renders, and each SDK generator keeps its own language of, in its
- * doc comments). Each is a whole program: test/release/ type-checks the TypeScript ones, compiles the Go ones,
- * runs the Python ones with Pulumi's mocks and previews the YAML ones, against the release's SDKs.
+ * doc comments). Each is a whole program written from its definition's example values (`program`), so a new resource
+ * brings its four programs with it: test/release/ type-checks the TypeScript ones, compiles the Go ones, runs the
+ * Python ones with Pulumi's mocks and previews the YAML ones, against the release's SDKs.
  */
-import type { ResourceType } from "../provider/resources/fieldTable";
+import type { ConfigSecret, InputField, ProgramExample, ResourceDefinition } from "../provider/definitions/define";
 
 export interface ResourceExample {
   title: string;
@@ -14,8 +15,119 @@ export interface ResourceExample {
   yaml: string;
 }
 
-const goProgram = (imports: string[], body: string): string =>
-  [
+const isConfigSecret = (value: unknown): value is ConfigSecret => typeof value === "object" && value !== null && "configSecret" in value;
+const configSecretsOf = (program: ProgramExample): string[] =>
+  Object.values(program.inputs)
+    .filter(isConfigSecret)
+    .map((v) => v.configSecret);
+const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+function typescript(type: string, program: ProgramExample): string {
+  const hasConfig = configSecretsOf(program).length > 0;
+  const value = (v: unknown): string => {
+    if (isConfigSecret(v)) return `config.requireSecret(${JSON.stringify(v.configSecret)})`;
+    if (Array.isArray(v)) return `[${v.map(value).join(", ")}]`;
+    if (isRecord(v))
+      return `{ ${Object.entries(v)
+        .map(([k, item]) => `${k}: ${value(item)}`)
+        .join(", ")} }`;
+    return JSON.stringify(v);
+  };
+  const [exported, output] = program.exports;
+  return [
+    ...(hasConfig ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
+    'import * as svc from "pulumi-svc/native";',
+    "",
+    ...(hasConfig ? ["const config = new pulumi.Config();"] : []),
+    `const ${program.variable} = new svc.${type}(${JSON.stringify(program.name)}, {`,
+    ...Object.entries(program.inputs).map(([key, v]) => `  ${key}: ${value(v)},`),
+    "});",
+    "",
+    `export const ${exported} = ${program.variable}.${output};`,
+  ].join("\n");
+}
+
+function python(type: string, program: ProgramExample): string {
+  const hasConfig = configSecretsOf(program).length > 0;
+  const value = (v: unknown): string => {
+    if (isConfigSecret(v)) return `config.require_secret(${JSON.stringify(v.configSecret)})`;
+    if (Array.isArray(v)) return `[${v.map(value).join(", ")}]`;
+    if (isRecord(v))
+      return `{${Object.entries(v)
+        .map(([k, item]) => `${JSON.stringify(k)}: ${value(item)}`)
+        .join(", ")}}`;
+    if (typeof v === "boolean") return v ? "True" : "False";
+    return JSON.stringify(v);
+  };
+  const variable = snake(program.variable);
+  const [exported, output] = program.exports;
+  const args = Object.entries(program.inputs).map(([key, v]) => `    ${snake(key)}=${value(v)}`);
+  return [
+    "import pulumi",
+    "import pulumi_svc as svc",
+    "",
+    ...(hasConfig ? ["config = pulumi.Config()"] : []),
+    `${variable} = svc.${type}(${JSON.stringify(program.name)},\n${args.join(",\n")})`,
+    "",
+    `pulumi.export(${JSON.stringify(exported)}, ${variable}.${snake(output)})`,
+  ].join("\n");
+}
+
+function go(definition: ResourceDefinition): string {
+  const { type, program } = definition;
+  const hasConfig = configSecretsOf(program).length > 0;
+  const scalar = (v: unknown, field: InputField | undefined): string => {
+    if (isConfigSecret(v)) return `conf.RequireSecret(${JSON.stringify(v.configSecret)})`;
+    if (typeof v === "string" && field?.typeName) return `svc.${field.typeName}${v}`;
+    if (typeof v === "number") return `pulumi.Int(${v})`;
+    if (typeof v === "boolean") return `pulumi.Bool(${v})`;
+    return `pulumi.String(${JSON.stringify(v)})`;
+  };
+  const object = (v: Record<string, unknown>) =>
+    `{${Object.entries(v)
+      .map(([k, item]) => `${pascal(k)}: ${scalar(item, undefined)}`)
+      .join(", ")}}`;
+  // gofmt aligns the values of consecutive one-line fields; a field that spans lines ends the run.
+  const entries = Object.entries(program.inputs).map(([key, v]): [string, string, boolean] => {
+    const field = definition.inputs[key];
+    if (Array.isArray(v) && field?.typeName) {
+      const items = v.map((item) => `\t\t\t\tsvc.${field.typeName}Args${object(item as Record<string, unknown>)},`);
+      return [pascal(key), `svc.${field.typeName}Array{\n${items.join("\n")}\n\t\t\t}`, true];
+    }
+    if (isRecord(v) && !isConfigSecret(v)) {
+      return [
+        pascal(key),
+        `pulumi.StringMap{${Object.entries(v)
+          .map(([k, item]) => `${JSON.stringify(k)}: ${scalar(item, undefined)}`)
+          .join(", ")}}`,
+        false,
+      ];
+    }
+    return [pascal(key), scalar(v, field), false];
+  });
+  const lines: string[] = [];
+  let run: [string, string][] = [];
+  const flush = () => {
+    const width = Math.max(0, ...run.map(([key]) => key.length));
+    for (const [key, v] of run) lines.push(`\t\t\t${`${key}:`.padEnd(width + 2)}${v},`);
+    run = [];
+  };
+  for (const [key, v, multiline] of entries) {
+    if (multiline) {
+      flush();
+      lines.push(`\t\t\t${key}: ${v},`);
+    } else run.push([key, v]);
+  }
+  flush();
+  const [exported, output] = program.exports;
+  const imports = [
+    "github.com/pulumi-svc/pulumi-svc/sdk/go/svc",
+    "github.com/pulumi/pulumi/sdk/v3/go/pulumi",
+    ...(hasConfig ? ["github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"] : []),
+  ];
+  return [
     "package main",
     "",
     "import (",
@@ -24,178 +136,62 @@ const goProgram = (imports: string[], body: string): string =>
     "",
     "func main() {",
     "\tpulumi.Run(func(ctx *pulumi.Context) error {",
-    body,
+    ...(hasConfig ? ['\t\tconf := config.New(ctx, "")'] : []),
+    `\t\t${program.variable}, err := svc.New${type}(ctx, ${JSON.stringify(program.name)}, &svc.${type}Args{`,
+    ...lines,
+    "\t\t})",
+    "\t\tif err != nil {",
+    "\t\t\treturn err",
+    "\t\t}",
+    `\t\tctx.Export(${JSON.stringify(exported)}, ${program.variable}.${output === "id" ? "ID()" : pascal(output)})`,
+    "\t\treturn nil",
     "\t})",
     "}",
   ].join("\n");
+}
 
-export const EXAMPLES: Record<ResourceType, ResourceExample> = {
-  AppToken: {
-    title: "An app token for a deployment pipeline",
-    typescript: `import * as svc from "pulumi-svc/native";
-
-const pipeline = new svc.AppToken("pipeline", {
-  description: "Deployment pipeline",
-  hashType: "SHA256",
-  sessionPrivileges: "list:*",
-});
-
-export const pipelineToken = pipeline.token;`,
-    python: `import pulumi
-import pulumi_svc as svc
-
-pipeline = svc.AppToken("pipeline",
-    description="Deployment pipeline",
-    hash_type="SHA256",
-    session_privileges="list:*")
-
-pulumi.export("pipelineToken", pipeline.token)`,
-    go: goProgram(
-      ["github.com/pulumi-svc/pulumi-svc/sdk/go/svc", "github.com/pulumi/pulumi/sdk/v3/go/pulumi"],
-      `\t\tpipeline, err := svc.NewAppToken(ctx, "pipeline", &svc.AppTokenArgs{
-\t\t\tDescription:       pulumi.String("Deployment pipeline"),
-\t\t\tHashType:          svc.HashTypeSHA256,
-\t\t\tSessionPrivileges: pulumi.String("list:*"),
-\t\t})
-\t\tif err != nil {
-\t\t\treturn err
-\t\t}
-\t\tctx.Export("pipelineToken", pipeline.Token)
-\t\treturn nil`,
-    ),
-    yaml: `resources:
-  pipeline:
-    type: svc:index:AppToken
-    properties:
-      description: Deployment pipeline
-      hashType: SHA256
-      sessionPrivileges: list:*
-outputs:
-  pipelineToken: \${pipeline.token}`,
-  },
-  HttpNotificationTemplate: {
-    title: "A signed webhook when an entry is ready",
-    typescript: `import * as pulumi from "@pulumi/pulumi";
-import * as svc from "pulumi-svc/native";
-
-const config = new pulumi.Config();
-const entryReady = new svc.HttpNotificationTemplate("entry-ready", {
-  event: "entry.ready",
-  name: "Entry ready -> publishing",
-  url: "https://publishing.example.com/hooks/entry-ready",
-  signSecret: config.requireSecret("webhookSigningSecret"),
-});
-
-export const templateId = entryReady.id;`,
-    python: `import pulumi
-import pulumi_svc as svc
-
-config = pulumi.Config()
-entry_ready = svc.HttpNotificationTemplate("entry-ready",
-    event="entry.ready",
-    name="Entry ready -> publishing",
-    url="https://publishing.example.com/hooks/entry-ready",
-    sign_secret=config.require_secret("webhookSigningSecret"))
-
-pulumi.export("templateId", entry_ready.id)`,
-    go: goProgram(
-      ["github.com/pulumi-svc/pulumi-svc/sdk/go/svc", "github.com/pulumi/pulumi/sdk/v3/go/pulumi", "github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"],
-      `\t\tconf := config.New(ctx, "")
-\t\tentryReady, err := svc.NewHttpNotificationTemplate(ctx, "entry-ready", &svc.HttpNotificationTemplateArgs{
-\t\t\tEvent:      pulumi.String("entry.ready"),
-\t\t\tName:       pulumi.String("Entry ready -> publishing"),
-\t\t\tUrl:        pulumi.String("https://publishing.example.com/hooks/entry-ready"),
-\t\t\tSignSecret: conf.RequireSecret("webhookSigningSecret"),
-\t\t})
-\t\tif err != nil {
-\t\t\treturn err
-\t\t}
-\t\tctx.Export("templateId", entryReady.ID())
-\t\treturn nil`,
-    ),
-    yaml: `config:
-  webhookSigningSecret:
-    type: string
-    secret: true
-resources:
-  entry-ready:
-    type: svc:index:HttpNotificationTemplate
-    properties:
-      event: entry.ready
-      name: Entry ready -> publishing
-      url: https://publishing.example.com/hooks/entry-ready
-      signSecret: \${webhookSigningSecret}
-outputs:
-  templateId: \${entry-ready.id}`,
-  },
-  EmailNotificationTemplate: {
-    title: "An email to the editors when an entry is ready",
-    typescript: `import * as svc from "pulumi-svc/native";
-
-const editors = new svc.EmailNotificationTemplate("editors-entry-ready", {
-  event: "entry.ready",
-  name: "Tell editors when an entry is ready",
-  subject: "Ready: {entry_name}",
-  body: "Entry {entry_name} ({entry_id}) is ready.",
-  fromEmail: "video@example.com",
-  to: [{ email: "editors@example.com", name: "Editors" }],
-});
-
-export const templateId = editors.id;`,
-    python: `import pulumi
-import pulumi_svc as svc
-
-editors = svc.EmailNotificationTemplate("editors-entry-ready",
-    event="entry.ready",
-    name="Tell editors when an entry is ready",
-    subject="Ready: {entry_name}",
-    body="Entry {entry_name} ({entry_id}) is ready.",
-    from_email="video@example.com",
-    to=[{"email": "editors@example.com", "name": "Editors"}])
-
-pulumi.export("templateId", editors.id)`,
-    go: goProgram(
-      ["github.com/pulumi-svc/pulumi-svc/sdk/go/svc", "github.com/pulumi/pulumi/sdk/v3/go/pulumi"],
-      `\t\teditors, err := svc.NewEmailNotificationTemplate(ctx, "editors-entry-ready", &svc.EmailNotificationTemplateArgs{
-\t\t\tEvent:     pulumi.String("entry.ready"),
-\t\t\tName:      pulumi.String("Tell editors when an entry is ready"),
-\t\t\tSubject:   pulumi.String("Ready: {entry_name}"),
-\t\t\tBody:      pulumi.String("Entry {entry_name} ({entry_id}) is ready."),
-\t\t\tFromEmail: pulumi.String("video@example.com"),
-\t\t\tTo: svc.EmailRecipientArray{
-\t\t\t\tsvc.EmailRecipientArgs{Email: pulumi.String("editors@example.com"), Name: pulumi.String("Editors")},
-\t\t\t},
-\t\t})
-\t\tif err != nil {
-\t\t\treturn err
-\t\t}
-\t\tctx.Export("templateId", editors.ID())
-\t\treturn nil`,
-    ),
-    yaml: `resources:
-  editors-entry-ready:
-    type: svc:index:EmailNotificationTemplate
-    properties:
-      event: entry.ready
-      name: Tell editors when an entry is ready
-      subject: "Ready: {entry_name}"
-      body: Entry {entry_name} ({entry_id}) is ready.
-      fromEmail: video@example.com
-      to:
-        - email: editors@example.com
-          name: Editors
-outputs:
-  templateId: \${editors-entry-ready.id}`,
-  },
+/** A YAML scalar: plain when YAML reads it back as the same string, else double-quoted. */
+const yamlScalar = (v: unknown): string => {
+  if (typeof v !== "string") return JSON.stringify(v);
+  const plain = v !== "" && !/^[\s{}[\]&*!|>'"%@`#,?:-]|: | #|:$|\s$/.test(v) && !/^(true|false|null|~|[-+.\d].*)$/i.test(v);
+  return plain ? v : JSON.stringify(v);
 };
 
-/**
- * The `{{% examples %}}` block of a resource's description: its example in every language (a resource with none
- * here yet: its definition's TypeScript example alone).
- */
-export function examplesBlock(type: string, typescriptExample: string): string {
-  const example = (EXAMPLES as Record<string, ResourceExample>)[type];
-  if (!example) return `## Example Usage\n\n\`\`\`typescript\n${typescriptExample}\n\`\`\``;
+function yaml(type: string, program: ProgramExample): string {
+  const secrets = configSecretsOf(program);
+  const properties = Object.entries(program.inputs).flatMap(([key, v]) => {
+    if (isConfigSecret(v)) return [`      ${key}: \${${v.configSecret}}`];
+    if (Array.isArray(v)) {
+      return [
+        `      ${key}:`,
+        ...v.flatMap((item) => Object.entries(item as Record<string, unknown>).map(([k, x], i) => `        ${i === 0 ? "- " : "  "}${k}: ${yamlScalar(x)}`)),
+      ];
+    }
+    if (isRecord(v)) return [`      ${key}:`, ...Object.entries(v).map(([k, x]) => `        ${k}: ${yamlScalar(x)}`)];
+    return [`      ${key}: ${yamlScalar(v)}`];
+  });
+  const [exported, output] = program.exports;
+  return [
+    ...(secrets.length > 0 ? ["config:", ...secrets.flatMap((key) => [`  ${key}:`, "    type: string", "    secret: true"])] : []),
+    "resources:",
+    `  ${program.name}:`,
+    `    type: svc:index:${type}`,
+    "    properties:",
+    ...properties,
+    "outputs:",
+    `  ${exported}: \${${program.name}.${output}}`,
+  ].join("\n");
+}
+
+/** A resource's example program in every language, from its definition. */
+export function resourceExample(definition: ResourceDefinition): ResourceExample {
+  const { type, program } = definition;
+  return { title: program.title, typescript: typescript(type, program), python: python(type, program), go: go(definition), yaml: yaml(type, program) };
+}
+
+/** The `{{% examples %}}` block of a resource's description: its example program in every language. */
+export function examplesBlock(definition: ResourceDefinition): string {
+  const example = resourceExample(definition);
   return [
     "{{% examples %}}",
     "## Example Usage",
@@ -207,4 +203,9 @@ export function examplesBlock(type: string, typescriptExample: string): string {
     "{{% /example %}}",
     "{{% /examples %}}",
   ].join("\n");
+}
+
+/** Every resource's example programs, by type. */
+export function examplesOf(definitions: readonly ResourceDefinition[]): Record<string, ResourceExample> {
+  return Object.fromEntries(definitions.map((definition) => [definition.type, resourceExample(definition)]));
 }

@@ -1,7 +1,7 @@
 /**
  * The native plugin `pulumi-resource-svc`: Pulumi's provider protocol over gRPC, served the way Pulumi's own
  * dynamic-provider host serves it (the generated stubs inside @pulumi/pulumi), on the same handlers the dynamic
- * provider runs (provider/definitions/handlers.ts). One process serves a whole operation, so the runtime is
+ * provider runs (provider/runtime/handlers.ts). One process serves a whole operation, so the runtime is
  * loaded once, not once per `pulumi` command step.
  *
  * Beyond the dynamic host: CheckConfig and DiffConfig (an account change replaces), Configure with its arguments,
@@ -12,6 +12,7 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import type { IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import type { CheckFailure } from "../provider/core/check";
@@ -20,13 +21,14 @@ import type { ConnectionInput } from "../provider/core/connectionInput";
 import { PartialCreateError } from "../provider/core/errors";
 import { isUnknown, UNKNOWN } from "../provider/core/unknowns";
 import { fieldsOf, type ResourceDefinition } from "../provider/definitions/define";
-import { handlersFor, type ResourceHandlers } from "../provider/definitions/handlers";
+import { isResourceType, type ResourceType } from "../provider/generated/fieldTable";
+import { type DefinitionHandlers, handlersFor } from "../provider/runtime/handlers";
 import { FunctionInvoker } from "./invoke";
 import { keyPaths, type PropertyPath, type Props, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
 import type { DiagnosticsSink } from "../provider/core/operationLog";
 import { ProviderSession } from "../provider/core/providerSession";
 import { withDiagnostics } from "./engineLog";
-import { packageSchema, typeToken } from "./schema";
+import { packageSchema, typeNameOf, typeToken } from "./schema";
 import { lookupOf, secretSettings, settingsFailures } from "./settings";
 
 type Callback<T> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null, value?: T | null, metadata?: grpc.Metadata) => void;
@@ -34,7 +36,7 @@ type Call<T> = { request: T };
 
 interface Resource {
   definition: ResourceDefinition;
-  handlers: ResourceHandlers;
+  handlers: DefinitionHandlers<Props, Props>;
   secrets: string[];
   secretInputs: string[];
   /** The outputs that are not inputs: unknown in a preview of a create. */
@@ -45,7 +47,8 @@ interface Resource {
 const ACCOUNT_KEYS = ["baseUrl", "partnerId"] as const;
 
 export class SvcProviderServer {
-  private readonly resources = new Map<string, Resource>();
+  /** The resources this plugin serves, by type name: a key of the generated field table (one per definition). */
+  private readonly resources: { [T in ResourceType]?: Resource } = {};
   private readonly schemaText: string;
   private readonly invoker: FunctionInvoker;
 
@@ -59,22 +62,24 @@ export class SvcProviderServer {
   ) {
     this.invoker = new FunctionInvoker(session);
     for (const definition of definitions) {
+      if (!isResourceType(definition.type))
+        throw new Error(`${definition.type} is not a resource of the package (its generated field table); the plugin serves those`);
       const fields = fieldsOf(definition);
       // Deletes of a replaced provider's resources go through the old provider process, which keeps the old account.
-      this.resources.set(typeToken(definition.type), {
+      this.resources[definition.type] = {
         definition,
         handlers: handlersFor(definition, session, "replace"),
         secrets: fields.secrets,
         secretInputs: fields.secretInputs,
         outputOnly: fields.outputKeys.filter((key) => !fields.inputKeys.includes(key)),
-      });
+      };
     }
     this.schemaText = JSON.stringify(packageSchema(definitions, version));
   }
 
-  /** The service implementation for grpc-js: every method of the protocol, bound to this server. */
-  service(): grpc.UntypedServiceImplementation {
-    const unimplemented = (what: string) => (_call: unknown, callback: Callback<unknown>) =>
+  /** The service implementation for grpc-js: every method of the protocol (the stubs' own type), bound to this server. */
+  service(): IResourceProviderServer {
+    const unimplemented = (what: string) => (_call: unknown, callback: (error: Partial<grpc.StatusObject>) => void) =>
       callback({ code: grpc.status.UNIMPLEMENTED, details: `${what} is not implemented by pulumi-resource-svc` });
     return {
       handshake: unimplemented("Handshake"),
@@ -99,7 +104,7 @@ export class SvcProviderServer {
       attach: unimplemented("Attach"),
       getMapping: unimplemented("GetMapping"),
       getMappings: unimplemented("GetMappings"),
-    } as unknown as grpc.UntypedServiceImplementation;
+    };
   }
 
   getPluginInfo(_call: unknown, callback: Callback<plugproto.PluginInfo>): void {
@@ -267,11 +272,13 @@ export class SvcProviderServer {
     callback(null, new emptyproto.Empty());
   }
 
+  /** The resource a request is about: its type token (or its URN's), as a type name of the registry. */
   private resourceOf(urn: string, type?: string): Resource {
     // URN: urn:pulumi:<stack>::<project>::<parent types$>type::<name>
     const token = type || (urn.split("::")[2] ?? "").split("$").pop() || "";
-    const resource = this.resources.get(token);
-    if (!resource) throw new Error(`unknown resource type ${token}; this plugin serves ${[...this.resources.keys()].join(", ")}`);
+    const name = typeNameOf(token);
+    const resource = name !== undefined && isResourceType(name) ? this.resources[name] : undefined;
+    if (!resource) throw new Error(`unknown resource type ${token}; this plugin serves ${Object.keys(this.resources).map(typeToken).join(", ")}`);
     return resource;
   }
 }

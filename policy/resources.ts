@@ -4,25 +4,22 @@
  * dynamic resource under the generic token `pulumi-nodejs:dynamic:Resource` (made without a module and type) is known
  * by its `__provider` input, the fixed shim text that names the provider-runtime kind it calls.
  */
-export const SVC_TYPES = ["AppToken", "HttpNotificationTemplate", "EmailNotificationTemplate"] as const;
-export type SvcType = (typeof SVC_TYPES)[number];
+import { FIELD_TABLE, isResourceType, type ResourceType } from "../provider/generated/fieldTable";
 
-/** The runtime kind each type's shim calls (provider/definitions: `kind`). */
-const KINDS: Record<string, SvcType> = {
-  appToken: "AppToken",
-  httpNotificationTemplate: "HttpNotificationTemplate",
-  emailNotificationTemplate: "EmailNotificationTemplate",
-};
+/** The svc types: the generated field table's rows, one per resource definition. */
+export const SVC_TYPES = Object.keys(FIELD_TABLE) as ResourceType[];
+export type SvcType = ResourceType;
 
-const isSvcType = (name: string): name is SvcType => (SVC_TYPES as readonly string[]).includes(name);
+/** The runtime kind each type's shim calls (each definition's `kind`, a column of the field table). */
+const KINDS: ReadonlyMap<string, SvcType> = new Map(SVC_TYPES.map((type) => [FIELD_TABLE[type].kind, type]));
 
 /** The svc type of a resource, or undefined for any other resource. */
 export function svcTypeOf(type: string, props: Record<string, unknown>): SvcType | undefined {
   const token = /^(?:svc:index|pulumi-nodejs:dynamic\/svc):([A-Za-z]+)$/.exec(type);
-  if (token) return isSvcType(token[1]!) ? token[1] : undefined;
+  if (token) return isResourceType(token[1]!) ? token[1] : undefined;
   if (type === "pulumi-nodejs:dynamic:Resource" && typeof props.__provider === "string" && props.__provider.includes("pulumi-svc/provider-runtime")) {
     const kind = /const \{ configure, (\w+): provider \}/.exec(props.__provider)?.[1];
-    return kind ? KINDS[kind] : undefined;
+    return kind ? KINDS.get(kind) : undefined;
   }
   return undefined;
 }

@@ -1,8 +1,8 @@
 /** pulumi-svc: Pulumi resources for the video platform. */
 import type { EVENTS } from "../contract/events";
 
-// The dynamic resource classes and their Args, generated from the definitions (provider/resources/index.ts).
-export * from "./resources";
+// The dynamic resource classes and their Args, generated from the definitions (provider/generated/resources.ts).
+export * from "./generated/resources";
 export type { TemplateEvent } from "./definitions/httpNotificationTemplate";
 
 /**

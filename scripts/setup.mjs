@@ -17,6 +17,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { splitEngineWarnings } from "./npmEngineWarnings.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const argv = process.argv.slice(2);
@@ -34,7 +35,18 @@ if (!existsSync(installed) || mtime(installed) < mtime(join(root, "package-lock.
   // Under `npm pack --dry-run` (prepack) npm hands `npm_config_dry_run` to this child: drop it, or the install
   // would be a dry run too and the build after it would find no dependencies.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.toLowerCase() !== "npm_config_dry_run"));
-  run("npm", ["ci", "--no-audit", "--no-fund"], { env });
+  const result = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: root, env, stdio: ["ignore", "inherit", "pipe"], encoding: "utf8" });
+  // npm ran on this machine's node; the project runs on the Node 22 it just installed. Its engine warnings that
+  // Node 22 answers are said once, in one line; anything else npm wrote goes through as it is.
+  const projectNode = result.status === 0 ? execFileSync(join(root, "node_modules", ".bin", "node"), ["--version"], { encoding: "utf8" }).trim() : "";
+  const { kept, expected } = splitEngineWarnings(result.stderr ?? "", projectNode);
+  process.stderr.write(kept);
+  if (expected.length > 0) {
+    say(
+      `this machine's node is ${process.version}; ${expected.length} package(s) ask for a newer one (npm's EBADENGINE warnings), and every script here runs on the project's own Node ${projectNode}`,
+    );
+  }
+  if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
 // Everything after this runs on the project's own Node 22 from the `node` package.

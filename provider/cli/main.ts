@@ -20,6 +20,7 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { Command, Option } from "commander";
 import { ProviderSession } from "../core/providerSession";
+import { HashType } from "../../contract/platform";
 import { stripUserinfo } from "../../contract/urlUserinfo";
 import { resolveConnection, SETTINGS } from "../core/connection";
 import { displayed } from "./asciiLiteral";
@@ -172,7 +173,7 @@ program
   .addOption(new Option("--base-url <url>", "the platform's api_v3 root (else svc:baseUrl of --config, else SVC_BASE_URL)"))
   .addOption(new Option("--partner-id <n>", "the account's partner id (else svc:partnerId, else SVC_PARTNER_ID)"))
   .addOption(new Option("--app-token-id <id>", "authenticate with this app token (its value: svc:appToken or SVC_APP_TOKEN)"))
-  .addOption(new Option("--app-token-hash-type <hash>", "that app token's hash type: SHA1, SHA256 or SHA512"))
+  .addOption(new Option("--app-token-hash-type <hash>", `that app token's hash type: ${HashType.options.join(", ")}`))
   .addOption(
     new Option(
       "--config <file>",

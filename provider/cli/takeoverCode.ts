@@ -13,7 +13,7 @@ import { fieldsOf } from "../definitions/define";
 import { stripUserinfo } from "../../contract/urlUserinfo";
 import { commentText, tsLiteral, untrusted } from "./asciiLiteral";
 import { checkIdentity, checkInputs, matches, VARIABLE_NAME } from "./takeoverGrammar";
-import { type Candidate, importTypeToken } from "./takeoverListing";
+import { type Candidate, countsText, importTypeToken } from "./takeoverListing";
 
 /** Inputs a takeover never writes: how to reach the account (stack config does), adoption by id, rotation keepers. */
 const NOT_WRITTEN: ReadonlySet<string> = new Set(["connection", "adoptId", "keepers"]);
@@ -24,7 +24,7 @@ export interface ImportFile {
 
 /** Throws, naming the object, when an id or a name does not match the platform's grammar. */
 export function importFile(candidates: readonly Candidate[]): ImportFile {
-  for (const c of candidates) checkIdentity(c.definition.type, c.id, c.name);
+  for (const c of candidates) checkIdentity(c.definition, c.id, c.name);
   return { resources: candidates.map((c) => ({ type: importTypeToken(c.definition.type), name: c.name, id: c.id })) };
 }
 
@@ -86,7 +86,7 @@ export interface ProgramHeader {
 export function programCode(candidates: readonly Candidate[], header: ProgramHeader): string {
   if (!Number.isSafeInteger(header.partnerId)) throw new Error("the partner id is not a whole number");
   const declared = candidates.map((candidate) => {
-    checkIdentity(candidate.definition.type, candidate.id, candidate.name);
+    checkIdentity(candidate.definition, candidate.id, candidate.name);
     const inputs = declaredInputs(candidate);
     checkInputs(candidate.definition, candidate.id, inputs);
     return { candidate, inputs };
@@ -94,7 +94,7 @@ export function programCode(candidates: readonly Candidate[], header: ProgramHea
   const variables = new Set(["pulumi", "svc", "config"]);
   const hasTemplates = candidates.some((c) => "signSecret" in c.definition.inputs);
   const lines = [
-    `// Written by \`pulumi-svc takeover\` from partner ${header.partnerId} at ${commentText(stripUserinfo(header.baseUrl))}: ${count(candidates, "AppToken")} app token(s), ${count(candidates, "HttpNotificationTemplate")} webhook(s), ${count(candidates, "EmailNotificationTemplate")} email template(s).`,
+    `// Written by \`pulumi-svc takeover\` from partner ${header.partnerId} at ${commentText(stripUserinfo(header.baseUrl))}: ${countsText(candidates.map((c) => c.definition))}.`,
     `// Adopt them with \`pulumi import --file ${commentText(header.importFile)} --generate-code=false\`; after that \`pulumi preview\` shows no change.`,
     "// Every input is the value read from the account. Token values are never written here: each token's `token` output",
     "// holds it, as a secret, once imported.",
@@ -128,10 +128,6 @@ export function programCode(candidates: readonly Candidate[], header: ProgramHea
     );
   }
   return `${lines.join("\n").trimEnd()}\n`;
-}
-
-function count(candidates: readonly Candidate[], type: string): number {
-  return candidates.filter((c) => c.definition.type === type).length;
 }
 
 const RESERVED: ReadonlySet<string> = new Set(

@@ -8,9 +8,11 @@ import { stripUserinfo } from "../../contract/urlUserinfo";
 import { commentText } from "./asciiLiteral";
 import { declaredInputs, type ProgramHeader } from "./takeoverCode";
 import { checkIdentity, checkInputs } from "./takeoverGrammar";
-import { type Candidate, importTypeToken } from "./takeoverListing";
+import type { ResourceDefinition } from "../definitions/define";
+import { type Candidate, countsText, importTypeToken } from "./takeoverListing";
 
 export interface Declaration {
+  definition: ResourceDefinition;
   type: string;
   /** `svc:index:<type>`: the schema's resource token. */
   token: string;
@@ -27,20 +29,26 @@ export type { ProgramHeader };
 export function checkedDeclarations(candidates: readonly Candidate[]): Declaration[] {
   return candidates.map((candidate) => {
     const type = candidate.definition.type;
-    checkIdentity(type, candidate.id, candidate.name);
+    checkIdentity(candidate.definition, candidate.id, candidate.name);
     const inputs = declaredInputs(candidate);
     checkInputs(candidate.definition, candidate.id, inputs);
-    return { type, token: importTypeToken(type), id: candidate.id, name: candidate.name, inputs, hasSignSecret: "signSecret" in candidate.definition.inputs };
+    return {
+      definition: candidate.definition,
+      type,
+      token: importTypeToken(type),
+      id: candidate.id,
+      name: candidate.name,
+      inputs,
+      hasSignSecret: "signSecret" in candidate.definition.inputs,
+    };
   });
 }
-
-const count = (declarations: readonly Declaration[], type: string) => declarations.filter((d) => d.type === type).length;
 
 /** The opening comment of every program, as lines without the comment marker. */
 export function headerLines(declarations: readonly Declaration[], header: ProgramHeader): string[] {
   if (!Number.isSafeInteger(header.partnerId)) throw new Error("the partner id is not a whole number");
   const lines = [
-    `Written by \`pulumi-svc takeover\` from partner ${header.partnerId} at ${commentText(stripUserinfo(header.baseUrl))}: ${count(declarations, "AppToken")} app token(s), ${count(declarations, "HttpNotificationTemplate")} webhook(s), ${count(declarations, "EmailNotificationTemplate")} email template(s).`,
+    `Written by \`pulumi-svc takeover\` from partner ${header.partnerId} at ${commentText(stripUserinfo(header.baseUrl))}: ${countsText(declarations.map((d) => d.definition))}.`,
     `Adopt them with \`pulumi import --file ${commentText(header.importFile)} --generate-code=false\`; after that \`pulumi preview\` shows no change.`,
     "Every input is the value read from the account. Token values are never written here: each token's `token` output",
     "holds it, as a secret, once imported.",

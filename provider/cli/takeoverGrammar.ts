@@ -5,27 +5,10 @@
  * platform's grammar. One that does not match stops the run before anything is written, with an error naming the
  * object and showing the value escaped and cut short.
  */
-import { APP_TOKEN_ID } from "../definitions/appToken";
-import { fieldsOf, type ResourceDefinition } from "../definitions/define";
+import { fieldsOf, type Grammar, type ResourceDefinition } from "../definitions/define";
 import { untrusted } from "./asciiLiteral";
 
-export interface Grammar {
-  pattern: RegExp;
-  /** In UTF-16 code units (String.length). */
-  max: number;
-  /** Completes "... is not": what a matching value looks like. */
-  expected: string;
-}
-
-/** A template's id: the platform numbers templates (system ones 1001, 201; an account's 2001 and up). */
-const TEMPLATE_ID: Grammar = { pattern: /^[1-9][0-9]*$/, max: 19, expected: "a template id (a decimal number like 2001)" };
-
-/** The id of every type takeover lists, as the platform makes it. A type without one here is refused, never written. */
-export const ID_GRAMMARS: Readonly<Record<string, Grammar>> = {
-  AppToken: { pattern: APP_TOKEN_ID, max: 64, expected: "an app token id (digits, _, then letters and digits, like 0_ab12cd34)" },
-  HttpNotificationTemplate: TEMPLATE_ID,
-  EmailNotificationTemplate: TEMPLATE_ID,
-};
+export type { Grammar };
 
 /** A Pulumi resource name as takeover derives it (takeoverListing's resourceName): lower-case words joined by "-". */
 export const RESOURCE_NAME: Grammar = {
@@ -55,9 +38,13 @@ export const matches = (grammar: Grammar, text: string): boolean => text.length 
 
 const refused = (what: string, detail: string) => new Error(`${what}: ${detail}; takeover wrote nothing`);
 
-/** The object's id and the resource name it gets: both go into the import file and the program. */
-export function checkIdentity(type: string, id: string, name: string): void {
-  const idGrammar = ID_GRAMMARS[type];
+/**
+ * The object's id and the resource name it gets: both go into the import file and the program. The id's grammar is
+ * its definition's (`takeover.id`); a definition without one is refused, never written.
+ */
+export function checkIdentity(definition: ResourceDefinition, id: string, name: string): void {
+  const { type } = definition;
+  const idGrammar: Grammar | undefined = definition.takeover?.id;
   if (!idGrammar) throw refused(`${type} ${untrusted(id)}`, `takeover knows no id grammar for ${untrusted(type)}`);
   if (!matches(idGrammar, id)) throw refused(`${type} ${untrusted(id)}`, `the id the platform sent is not ${idGrammar.expected}`);
   if (!matches(RESOURCE_NAME, name)) throw refused(`${type} ${id}`, `the resource name ${untrusted(name)} is not ${RESOURCE_NAME.expected}`);

@@ -57,6 +57,15 @@ function typeOf(token: string): string | undefined {
   return DEFINITIONS.find((d) => token === dynamicTypeToken(d.type) || token === importTypeToken(d.type))?.type;
 }
 
+/**
+ * How many objects of each type a program declares, in words ("2 app token(s), 0 webhook(s), 1 email template(s)"):
+ * every registered type, and any other a candidate is of, by its definition's `takeover.noun`.
+ */
+export function countsText(declared: readonly ResourceDefinition[]): string {
+  const types = [...new Map([...DEFINITIONS, ...declared].map((definition) => [definition.type, definition])).values()];
+  return types.map((definition) => `${declared.filter((d) => d.type === definition.type).length} ${definition.takeover.noun}(s)`).join(", ");
+}
+
 export interface Listing {
   candidates: Candidate[];
   /** Found in the account and already managed by the stack. */
@@ -84,7 +93,7 @@ export async function listCandidates(ctx: OperationContext, partnerId: number, m
   const listing: Listing = { candidates: [], managedCount: 0, skipped: [], disabledCount: 0 };
   for (const { definition, existing } of found) {
     const used = managed.names.get(definition.type) ?? new Set<string>();
-    const named = existing.map((object) => ({ object, base: resourceName(object, definition.type) }));
+    const named = existing.map((object) => ({ object, base: resourceName(object, definition) }));
     named.sort((a, b) => a.base.localeCompare(b.base) || a.object.id.localeCompare(b.object.id, undefined, { numeric: true }));
     for (const { object, base } of named) {
       if (managed.ids.some((m) => m.type === definition.type && m.id === object.id && (m.partnerId === undefined || m.partnerId === partnerId))) {
@@ -118,14 +127,12 @@ function unimportable(definition: ResourceDefinition, object: Existing): string 
   return undefined;
 }
 
-const KIND_PREFIX: Record<string, string> = { AppToken: "token", HttpNotificationTemplate: "webhook", EmailNotificationTemplate: "email" };
-
 /** A Pulumi resource name from the object's description or system name: lower-case words joined by "-". */
-export function resourceName(object: Existing, type: string): string {
+export function resourceName(object: Existing, definition: ResourceDefinition): string {
   const slug = slugOf(object.name).slice(0, 60).replace(/-+$/, "");
   const id = slugOf(object.id);
   // No description (the definition names it by its id): the kind and the id.
-  return slug && slug !== id ? slug : `${KIND_PREFIX[type] ?? "resource"}-${id}`;
+  return slug && slug !== id ? slug : `${definition.takeover.namePrefix}-${id}`;
 }
 
 const slugOf = (text: string): string =>

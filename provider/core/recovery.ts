@@ -141,7 +141,7 @@ async function createInRounds<T>(plan: Plan<T>, sinceServerSec: () => number, pr
  * the interruption is the answer and nothing is left. None found but the budget ran out first: the error says that
  * one may still appear (a run that died leaves it to `pulumi-svc recover`). One found: it becomes a partial create
  * (the id and what is known), which the engine records after a deadline and the handlers turn into a delete after
- * Cancel (definitions/handlers.ts); when it is of no use to the program (a token whose value cannot be read) it is
+ * Cancel (runtime/handlers.ts); when it is of no use to the program (a token whose value cannot be read) it is
  * deleted here. A look-up that fails says so: the platform may hold an object the stack does not record.
  */
 async function settleInterrupted<T>(plan: Plan<T>, interruption: unknown, since: number, callInFlight: boolean): Promise<never> {

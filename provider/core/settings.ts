@@ -76,7 +76,7 @@ export const SETTINGS = {
     env: "SVC_APP_TOKEN_HASH_TYPE",
     type: "string",
     credential: true,
-    description: "The hash type of that app token: SHA1, SHA256 or SHA512.",
+    description: `The hash type of that app token: ${HashType.options.join(", ")}.`,
   },
   ks: {
     schema: z.string().min(1),

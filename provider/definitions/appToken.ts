@@ -137,6 +137,18 @@ export const appToken = defineResource<AppTokenInputs, AppTokenOutputs>({
   keepers: { rotation: "1" },
 });
 export const pipelineToken = pipeline.token; // a secret`,
+  program: {
+    title: "An app token for a deployment pipeline",
+    name: "pipeline",
+    variable: "pipeline",
+    inputs: { description: "Deployment pipeline", hashType: "SHA256", sessionPrivileges: "list:*" },
+    exports: ["pipelineToken", "token"],
+  },
+  takeover: {
+    id: { pattern: APP_TOKEN_ID, max: 64, expected: "an app token id (digits, _, then letters and digits, like 0_ab12cd34)" },
+    namePrefix: "token",
+    noun: "app token",
+  },
   idDescription: "the app token's id, like 0_ab12cd34",
   inputs,
   outputs,
@@ -207,7 +219,7 @@ function creationFields(inputs: AppTokenInputs) {
 /** The fields an update sends: the inputs whose change applies in place (the wire orders them by its own schema). */
 const IN_PLACE = keysWithChange(inputs, "inPlace");
 
-function inPlaceFields(inputs: AppTokenInputs) {
+function inPlaceFields(inputs: Pick<AppTokenInputs, (typeof IN_PLACE)[number]>) {
   return Object.fromEntries(IN_PLACE.map((key) => [key, inputs[key]])) as Pick<AppTokenInputs, (typeof IN_PLACE)[number]>;
 }
 
@@ -243,7 +255,7 @@ async function adopt(client: SvcClient, id: string, inputs: AppTokenInputs, sign
     );
   }
   const outs = appTokenOutputs(token, inputs);
-  const current = inPlaceFields(outs as unknown as AppTokenInputs);
+  const current = inPlaceFields(outs);
   const wanted = inPlaceFields(inputs);
   if (JSON.stringify(current) === JSON.stringify(wanted)) return { id, outs };
   const updated = await client.appTokens.update(id, wanted, { signal });

@@ -111,8 +111,55 @@ export interface StateMigration {
   migrate(state: Record<string, unknown>): Record<string, unknown>;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a list of definitions holds each with its own types (its functions take them as arguments)
-export interface ResourceDefinition<Inputs extends Record<string, unknown> = any, State extends Record<string, unknown> = any> {
+/** A secret the example program reads from the stack's config (`config.requireSecret(key)` and its kin). */
+export interface ConfigSecret {
+  readonly configSecret: string;
+}
+export const configSecret = (key: string): ConfigSecret => ({ configSecret: key });
+
+/**
+ * The example program of a resource, as values: plugin/examples.ts writes it in TypeScript, Python, Go and YAML (the
+ * schema's `{{% example %}}` blocks, type-checked, compiled and run by test/release).
+ */
+export interface ProgramExample {
+  title: string;
+  /** The resource's name in the program. */
+  name: string;
+  /** The variable that holds it (camelCase; Python takes it in snake_case). */
+  variable: string;
+  /** The inputs the program declares, in order. */
+  inputs: Readonly<Record<string, unknown>>;
+  /** What the program exports: [export name, output] ("id" for the resource's id). */
+  exports: readonly [string, string];
+}
+
+/** What a platform id looks like: what `pulumi-svc takeover` checks the ids a listing sends against. */
+export interface Grammar {
+  pattern: RegExp;
+  /** In UTF-16 code units (String.length). */
+  max: number;
+  /** Completes "... is not": what a matching value looks like. */
+  expected: string;
+}
+
+/** How `pulumi-svc takeover` treats the resource's objects: the grammar of their ids and how it names them. */
+export interface TakeoverTraits {
+  id: Grammar;
+  /** The start of a resource name when the object has no name of its own ("token" for token-0_ab12). */
+  namePrefix: string;
+  /** How the program's first line counts them ("app token": "3 app token(s)"). */
+  noun: string;
+}
+
+/**
+ * A resource's definition, typed by its checked inputs and its state. A list of definitions holds them as
+ * `ResourceDefinition` (plain records): the methods' parameters are compared both ways (method syntax), so each
+ * definition keeps its own types where it is written and where its handlers call it (runtime/handlers.ts).
+ */
+export interface ResourceDefinition<
+  Inputs extends Record<string, unknown> = Record<string, unknown>,
+  State extends Record<string, unknown> = Record<string, unknown>,
+> {
   /** The type name: `svc:index:<type>` in the plugin, `pulumi-nodejs:dynamic/svc:<type>` for the dynamic resource. */
   type: string;
   /** The runtime's name of the provider (`pulumi-svc/provider-runtime`'s export): stored shims call it; never change it. */
@@ -120,6 +167,9 @@ export interface ResourceDefinition<Inputs extends Record<string, unknown> = any
   description: string;
   /** A TypeScript example for the schema's description and the docs. */
   example: string;
+  /** The example program in every language the package has an SDK for. */
+  program: ProgramExample;
+  takeover: TakeoverTraits;
   /** The platform object the id names. */
   idDescription: string;
   inputs: Record<string, InputField>;

@@ -4,7 +4,7 @@
  * system template only chooses the event: the email (subject, body, sender, recipients, priority, content
  * parameters) is what the program declares, so the state is exactly the program and a refresh shows any hand edit.
  * Recipients are plain lists of {email, name?} here; the wire's recipient-provider objects stay in this file.
- * What both kinds do alike is in templateBase.ts. Everything the platform can update updates in place; a different source template (or adoptId) replaces, deleting
+ * What both kinds do alike is in templateFields.ts and templateOperations.ts. Everything the platform can update updates in place; a different source template (or adoptId) replaces, deleting
  * first when the systemName must stay unique. A failed activation removes the clone, or, if even that fails, records
  * it as a partial failure.
  */
@@ -23,7 +23,8 @@ import { plain, sameValue } from "../core/diff";
 import { ProviderError, unlessGone } from "../core/errors";
 import { defineResource, stateChecker, type CheckedInputsOf, type ProgramInputsOf } from "./define";
 import { EmailFormatName, EmailPriorityName, Parameter, Recipient } from "./schemaTypes";
-import { type TemplateTexts, templateInputFields, templateDefinition, templateOutputFields, templateState } from "./templateBase";
+import { TEMPLATE_ID, type TemplateTexts, templateInputFields, templateOutputFields, templateState } from "./templateFields";
+import { templateDefinition } from "./templateOperations";
 import { nameOf } from "./templateSelection";
 
 const recipients = (what: string) => z.array(Recipient).max(EMAIL_LIMITS.recipients, `expected at most ${EMAIL_LIMITS.recipients} ${what}`);
@@ -176,6 +177,21 @@ export const emailNotificationTemplate = defineResource<EmailNotificationTemplat
     { key: "entry_id", value: "{entry.id}" },
   ],
 });`,
+  program: {
+    title: "An email to the editors when an entry is ready",
+    name: "editors-entry-ready",
+    variable: "editors",
+    inputs: {
+      event: "entry.ready",
+      name: "Tell editors when an entry is ready",
+      subject: "Ready: {entry_name}",
+      body: "Entry {entry_name} ({entry_id}) is ready.",
+      fromEmail: "video@example.com",
+      to: [{ email: "editors@example.com", name: "Editors" }],
+    },
+    exports: ["templateId", "id"],
+  },
+  takeover: { id: TEMPLATE_ID, namePrefix: "email", noun: "email template" },
   inputs,
   outputs,
   ...templateDefinition({

@@ -1,6 +1,6 @@
 /**
  * HttpNotificationTemplate: a webhook. Clone a system template (chosen by id, system name or event), then activate
- * it (templateBase.ts, shared with the email kind). In-place fields update in place (update, updateStatus); a
+ * it (templateFields.ts, templateOperations.ts, shared with the email kind). In-place fields update in place (update, updateStatus); a
  * different source template replaces, deleting first when the systemName must stay unique. A failed activation
  * removes the clone, or, if even that fails, records it as a partial failure.
  */
@@ -10,9 +10,10 @@ import { EVENTS, type EventKey } from "../../contract/events";
 import { type EventNotificationTemplate, HttpMethod, SecureHashingAlgo, TemplateType, WebhookUrl } from "../../contract/platform";
 import { plain } from "../core/diff";
 import { unlessGone } from "../core/errors";
-import { defineResource, stateChecker, type CheckedInputsOf, type ProgramInputsOf } from "./define";
+import { configSecret, defineResource, stateChecker, type CheckedInputsOf, type ProgramInputsOf } from "./define";
 import { HttpMethodName, SecureHashingAlgoName } from "./schemaTypes";
-import { type TemplateTexts, templateInputFields, templateDefinition, templateOutputFields, templateState } from "./templateBase";
+import { TEMPLATE_ID, type TemplateTexts, templateInputFields, templateOutputFields, templateState } from "./templateFields";
+import { templateDefinition } from "./templateOperations";
 import { nameOf } from "./templateSelection";
 
 /** Friendly event names (the contract's catalog), matched against the system templates' eventType and eventObjectType. */
@@ -97,6 +98,19 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
   url: "https://publishing.example.com/hooks/entry-ready",
   signSecret: config.requireSecret("webhookSigningSecret"),
 });`,
+  program: {
+    title: "A signed webhook when an entry is ready",
+    name: "entry-ready",
+    variable: "entryReady",
+    inputs: {
+      event: "entry.ready",
+      name: "Entry ready -> publishing",
+      url: "https://publishing.example.com/hooks/entry-ready",
+      signSecret: configSecret("webhookSigningSecret"),
+    },
+    exports: ["templateId", "id"],
+  },
+  takeover: { id: TEMPLATE_ID, namePrefix: "webhook", noun: "webhook" },
   inputs,
   outputs,
   ...templateDefinition({

@@ -2,7 +2,7 @@
  * What the two kinds of event notification template share in their definitions: the system template a program
  * chooses (by id, system name or event, exactly one), the event an imported template stands for, the unique
  * systemName that makes a replacement delete first, and the code-and-message text of a failure. The fields and
- * operations both kinds share are in templateBase.ts.
+ * operations both kinds share are in templateOperations.ts.
  */
 import { EVENT_KEYS, type EventKey, templateMatchesEvent } from "../../contract/events";
 import type { CheckFailure } from "../core/check";

@@ -3,16 +3,16 @@
  * and arguments as the dynamic resources of `pulumi-svc`; what the plugin adds: `pulumi import`, an explicit
  * `Provider` for a second account, one warm provider process per operation. Moving a stack from the dynamic
  * resources to these: `aliases: [svc.fromDynamic("AppToken")]` (docs/plugin.md). The classes and `ProviderArgs`
- * are generated from the definitions (provider/native/resources.ts).
+ * are generated from the definitions (provider/generated/native.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PROVIDER_SECRET_SETTINGS, type ResourceType } from "../resources/fieldTable";
+import { PROVIDER_SECRET_SETTINGS, type ResourceType } from "../generated/fieldTable";
 import { dynamicTypeToken } from "../resources/typeToken";
-import { withPluginSource } from "./nativeResource";
-import type { ProviderArgs } from "./resources";
+import { withPluginSource } from "../resources/nativeResource";
+import type { ProviderArgs } from "../generated/native";
 
 export * from "./functions";
-export * from "./resources";
+export * from "../generated/native";
 
 /** The alias that moves a resource of the dynamic provider to the plugin in place (no API call, no replacement). */
 export function fromDynamic(type: ResourceType): pulumi.Alias {

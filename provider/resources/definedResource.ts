@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceDefinition } from "../definitions/define";
-import type { ResourceFields } from "../definitions/fieldTable";
+import type { ResourceFields } from "./resourceFields";
 import { checkRequiredInputs } from "./requiredInputs";
 import { resourceProps } from "./resourceProps";
 import { ShimResource } from "./shim";
@@ -14,8 +14,7 @@ import { ShimResource } from "./shim";
 export type OutputsOf<State> = { readonly [K in keyof State]-?: pulumi.Output<State[K]> };
 
 /** The state a definition's create and read return (its second type argument). */
-// biome-ignore lint/suspicious/noExplicitAny: the inputs' type does not matter here
-export type StateOf<Definition> = Definition extends ResourceDefinition<any, infer State> ? State : never;
+export type StateOf<Definition> = Definition extends ResourceDefinition<infer _Inputs, infer State> ? State : never;
 
 /** A resource's outputs as its class declares them: its definition's state, less the connection (credentials). */
 export type DefinitionOutputs<Definition> = OutputsOf<Omit<StateOf<Definition>, "connection">>;

@@ -3,7 +3,7 @@
  * classes have always thrown (a generated SDK's), naming the input and the resource.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ResourceFields } from "../definitions/fieldTable";
+import type { ResourceFields } from "./resourceFields";
 
 export function checkRequiredInputs(
   fields: ResourceFields,

@@ -4,7 +4,7 @@
  * input only, is left out when not given: each property costs the SDK four promises.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ResourceFields } from "../definitions/fieldTable";
+import type { ResourceFields } from "./resourceFields";
 
 export function resourceProps(fields: ResourceFields, args: Record<string, unknown>): Record<string, unknown> {
   const props: Record<string, unknown> = {};

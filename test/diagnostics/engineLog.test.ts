@@ -17,7 +17,8 @@ import { type DiagnosticsSink, OperationLog, type Severity } from "../../provide
 import { ProviderSession } from "../../provider/core/providerSession";
 import { noteTransportEvent, recordEvent, SLOW_CALL_MS } from "../../provider/core/telemetry";
 import { appToken, DEFINITIONS, httpNotificationTemplate } from "../../provider/definitions";
-import { handlersFor } from "../../provider/definitions/handlers";
+import type { ResourceDefinition } from "../../provider/definitions/define";
+import { handlersFor } from "../../provider/runtime/handlers";
 import { registerSecret } from "../../sdk/core/redact";
 
 interface Line {
@@ -81,7 +82,7 @@ describe("diagnostics through the engine's log service", () => {
 
   /** Calls the plugin's Create as the engine would; resolves with the id once it answered. */
   async function create(type: string, name: string, inputs: Record<string, unknown>): Promise<{ id: string; linesAtAnswer: Line[] }> {
-    const definition = type === "AppToken" ? appToken : httpNotificationTemplate;
+    const definition: ResourceDefinition = type === "AppToken" ? appToken : httpNotificationTemplate;
     const checked = await handlersFor(definition, session).check({}, inputs);
     expect(checked.failures, JSON.stringify(checked.failures)).toEqual([]);
     const request = new provproto.CreateRequest()

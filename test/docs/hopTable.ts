@@ -3,7 +3,7 @@
  * A row is `| # | Where | Function | Reached | What it does |`: Where names the files (code spans; a bare `x.ts`
  * after a path is in that path's folder), Function the functions (`name`, `Class.method`, `Class` constructor; the
  * first is the hop's entry), Reached how a reader gets there:
- *  - `from N`: go to definition works. Checked: a file of hop N refers to the entry's implementation (the symbol
+ *  - `from N` (or `from N; from M` for a hop two paths share): go to definition works. Checked, for each: a file of hop N refers to the entry's implementation (the symbol
  *    under an identifier there resolves, through imports, re-exports and types, to a function, method or class with
  *    a body in this hop's files);
  *  - `implements N`: go to definition lands on an interface's member, and go to implementation lists this hop's
@@ -111,28 +111,35 @@ export function hopProblems(hops: Hop[], repo: string): string[] {
   }
   for (const hop of hops) {
     const at = `${hop.table} hop ${hop.number}`;
-    const from = /^from (\d+\w?)$/.exec(hop.reached)?.[1];
+    // `from N` (or several, one per path that reaches the hop: `from 6; from 5n`).
+    const sources = [...hop.reached.matchAll(/(?:^|;\s*)from (\d+\w?)(?=;|$)/g)].map((m) => m[1] as string);
     const implementsHop = /^implements (\d+\w?)$/.exec(hop.reached)?.[1];
     const entry = hop.functions[0];
     if (implementsHop) {
       problems.push(...implementationProblems(hop, hops, implementsHop, source, checker));
       continue;
     }
-    if (!from && hop.reached !== "blind") continue;
+    if (sources.length === 0 && hop.reached !== "blind") continue;
     if (!entry) {
       problems.push(`${at}: says "${hop.reached}" but names no function`);
       continue;
     }
     const targets = reachableVia(implementationsOf(entry, hop.files.map(source)), hop.files.map(source), checker);
     const refers = (h: Hop) => h.files.some((f) => refersTo(source(f), targets, checker));
+    if (sources.length > 0) {
+      for (const from of sources) {
+        const caller = hops.find((h) => h.number === from);
+        if (!caller) problems.push(`${at}: no hop ${from}`);
+        else if (!refers(caller)) problems.push(`${at}: nothing in hop ${from}'s files (${caller.files.join(", ")}) leads to ${entry}`);
+      }
+      continue;
+    }
     const index = hops.indexOf(hop);
     const previous = index > 0 && hops[index - 1]?.table === hop.table ? hops[index - 1] : undefined;
-    const caller = from ? hops.find((h) => h.number === from) : previous;
-    if (!caller) problems.push(`${at}: ${from ? `no hop ${from}` : "a blind hop needs the hop before it in its table"}`);
-    else if (from && !refers(caller)) problems.push(`${at}: nothing in hop ${from}'s files (${caller.files.join(", ")}) leads to ${entry}`);
-    else if (!from && refers(caller)) problems.push(`${at}: marked blind, but hop ${caller.number} (${caller.files.join(", ")}) leads to ${entry}`);
-    else if (!from && caller.files.some((f) => refersTo(source(f), implementedMembers(targets, checker), checker)))
-      problems.push(`${at}: marked blind, but hop ${caller.number} calls a member that ${entry} implements (say "implements ${caller.number}")`);
+    if (!previous) problems.push(`${at}: a blind hop needs the hop before it in its table`);
+    else if (refers(previous)) problems.push(`${at}: marked blind, but hop ${previous.number} (${previous.files.join(", ")}) leads to ${entry}`);
+    else if (previous.files.some((f) => refersTo(source(f), implementedMembers(targets, checker), checker)))
+      problems.push(`${at}: marked blind, but hop ${previous.number} calls a member that ${entry} implements (say "implements ${previous.number}")`);
   }
   return problems;
 }
@@ -233,7 +240,10 @@ function hasBody(node: ts.Node): boolean {
   if (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isFunctionExpression(node)) return node.body !== undefined;
   if (ts.isVariableDeclaration(node) || ts.isPropertyAssignment(node)) {
     const init = node.initializer;
-    return init !== undefined && (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isCallExpression(init) || ts.isObjectLiteralExpression(init));
+    return (
+      init !== undefined &&
+      (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isCallExpression(init) || ts.isNewExpression(init) || ts.isObjectLiteralExpression(init))
+    );
   }
   return false;
 }

@@ -15,7 +15,7 @@ import { SvcProviderServer } from "../../plugin/server";
 import { SETTINGS } from "../../provider/core/connection";
 import { DEFINITIONS, FUNCTIONS } from "../../provider/definitions";
 import { SYSTEM_TEMPLATE_ID_DEPRECATION } from "../../provider/definitions/templateSelection";
-import { FIELD_TABLE } from "../../provider/resources/fieldTable";
+import { FIELD_TABLE } from "../../provider/generated/fieldTable";
 
 type Property = { $ref?: string; type?: string; items?: Property; secret?: boolean; deprecationMessage?: string; defaultInfo?: { environment: string[] } };
 const schema = packageSchema(DEFINITIONS, "0.0.0-test") as unknown as {

@@ -12,17 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EMULATOR_PACKAGES, MEDIA_PACKAGES } from "../../emulator/shared/optionalPackages";
 import { SvcClient } from "../../sdk";
 import { cleanEnv, pulumiEnv, run, runOk, scratchDir, startEmulatorBin, type EmulatorInfo, type Result } from "./processes";
-import { installTarball, packRepo, repoToolVersion, writeFiles, type Packed } from "./packedPackage";
+import { installTarball, MAX_PACKED_BYTES, packRepo, repoToolVersion, writeFiles, type Packed } from "./packedPackage";
 
 const SIGN_SECRET = "consumer-signing-secret-0123456789";
 const PASSPHRASE = "consumer-test-passphrase";
-/**
- * The packed package, at most. The native plugin is most of it: one self-contained file with every dependency inside
- * (grpc-js, the protocol's stubs, zod, undici), about 480 kB of the tarball, so that its folder runs wherever it is
- * copied; the rest was about 350 kB. 1.0 MB packed at the end of issue 26 (provider functions, the policy pack, the
- * typed schema's examples in four languages): the bound leaves a quarter for growth, and a jump past it is a question.
- */
-const MAX_PACKED_BYTES = 1_250_000;
 
 /** A user's program, written apart from the repo: it knows the package only by its name. */
 const consumerProgram = (): Record<string, string> => ({

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { PartialCreateError } from "../../provider/core/errors";
 import type { ProviderSessionOptions } from "../../provider/core/providerSession";
-import type { ResourceHandlers } from "../../provider/definitions/handlers";
+import type { ResourceHandlers } from "../../provider/runtime/handlers";
 import { SvcClient } from "../../sdk";
 import { providerRuntime } from "../support/providerRuntime";
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { packageSchema } from "../../plugin/schema";
 import { DEFINITIONS } from "../../provider/definitions";
 import { fieldsOf } from "../../provider/definitions/define";
-import { FIELD_TABLE } from "../../provider/resources/fieldTable";
+import { FIELD_TABLE } from "../../provider/generated/fieldTable";
 import { generatedFiles } from "../../scripts/generatedFiles";
 
 const root = join(__dirname, "..", "..");

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { ConnectionInput } from "../../provider/core/connectionInput";
 import { ACCOUNT, CREDENTIALS, SECRET_SETTINGS, SETTINGS } from "../../provider/core/settings";
-import { PROVIDER_SECRET_SETTINGS } from "../../provider/resources/fieldTable";
+import { PROVIDER_SECRET_SETTINGS } from "../../provider/generated/fieldTable";
 import { repoRoot } from "../../scripts/engineEnv";
 
 describe("the settings table", () => {
@@ -36,7 +36,7 @@ describe("the settings table", () => {
   });
 
   it("is the explicit provider's generated ProviderArgs, every setting optional", () => {
-    const generated = readFileSync(join(repoRoot, "provider/native/resources.ts"), "utf8");
+    const generated = readFileSync(join(repoRoot, "provider/generated/native.ts"), "utf8");
     const body = generated.slice(generated.indexOf("export interface ProviderArgs {"));
     const keys = [...body.matchAll(/^ {2}(\w+)\?: pulumi\.Input<(\w+)>;$/gm)].map(([, key, type]) => [key, type]);
     const tsType = { string: "string", integer: "number", boolean: "boolean" };

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AppToken } from "../../provider/resources/appToken";
+import { AppToken } from "../../provider/generated/appToken";
 import { shimText } from "../../provider/resources/shim";
 import { recordRegistrations, registeredOnce } from "./mockedRuntime";
 

@@ -217,8 +217,8 @@ describe("takeover refuses what does not match the platform's grammar, and write
     expect(refusal([candidate(appToken, "0_ab12cd34", 'ci", {}); process.exit(1); ("', {})])).toContain("AppToken 0_ab12cd34: the resource name");
   });
 
-  it("a type with no id grammar", () => {
-    const unknownType = { ...appToken, type: "Mystery" } as ResourceDefinition;
+  it("a definition with no id grammar", () => {
+    const unknownType = { ...appToken, type: "Mystery", takeover: undefined } as unknown as ResourceDefinition;
     expect(refusal([candidate(unknownType, "0_ab12cd34", "x", {})])).toContain("takeover knows no id grammar");
   });
 

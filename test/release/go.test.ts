@@ -10,9 +10,12 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLES } from "../../plugin/examples";
+import { examplesOf } from "../../plugin/examples";
+import { DEFINITIONS } from "../../provider/definitions";
 import { engineBinDir } from "../support/pulumi";
 import { HOST_ARCHIVE, hostRelease, newFromTemplate, type ReleaseProject, releaseProject, VERSION } from "./releaseFixture";
+
+const EXAMPLES = examplesOf(DEFINITIONS);
 
 const MODULE_DIR = join("github.com", "pulumi-svc");
 

@@ -10,10 +10,13 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLES } from "../../plugin/examples";
+import { examplesOf } from "../../plugin/examples";
+import { DEFINITIONS } from "../../provider/definitions";
 import { languageTools } from "../../scripts/engineEnv";
 import { engineBinDir } from "../support/pulumi";
 import { HOST_ARCHIVE, hostRelease, newFromTemplate, type ReleaseProject, releaseProject, VERSION } from "./releaseFixture";
+
+const EXAMPLES = examplesOf(DEFINITIONS);
 
 describe("the release from Python (the wheel, no Node.js)", () => {
   let p: ReleaseProject;

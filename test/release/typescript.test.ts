@@ -14,10 +14,13 @@ import { promisify } from "node:util";
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLES } from "../../plugin/examples";
+import { examplesOf } from "../../plugin/examples";
+import { DEFINITIONS } from "../../provider/definitions";
 import { repoRoot } from "../../scripts/engineEnv";
 import { engineBinDir } from "../support/pulumi";
 import { HOST_ARCHIVE, hostRelease, newFromTemplate, type ReleaseProject, releaseProject, VERSION } from "./releaseFixture";
+
+const EXAMPLES = examplesOf(DEFINITIONS);
 
 describe("the release from TypeScript (the npm tarball)", () => {
   let p: ReleaseProject;

@@ -9,10 +9,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLES } from "../../plugin/examples";
+import { examplesOf } from "../../plugin/examples";
+import { DEFINITIONS } from "../../provider/definitions";
 import { languageTools } from "../../scripts/engineEnv";
 import { engineBinDir } from "../support/pulumi";
 import { HOST_ARCHIVE, hostRelease, type ReleaseProject, releaseProject, startReleaseServer, newFromTemplate, VERSION } from "./releaseFixture";
+
+const EXAMPLES = examplesOf(DEFINITIONS);
 
 const yamlPath = () => [engineBinDir(), ...languageTools().bins];
 

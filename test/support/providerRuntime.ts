@@ -5,7 +5,7 @@
  */
 import { ProviderSession, type ProviderSessionOptions } from "../../provider/core/providerSession";
 import { appToken, emailNotificationTemplate, httpNotificationTemplate } from "../../provider/definitions";
-import { handlersFor, type ResourceHandlers } from "../../provider/definitions/handlers";
+import { handlersFor, type ResourceHandlers } from "../../provider/runtime/handlers";
 
 export interface ProviderRuntime {
   session: ProviderSession;

@@ -21,6 +21,10 @@ import { programFor } from "../../provider/cli/takeoverWriters";
 import { yamlProgram } from "../../provider/cli/takeoverYaml";
 import { appToken, emailNotificationTemplate, httpNotificationTemplate } from "../../provider/definitions";
 import { repoRoot } from "../../scripts/engineEnv";
+import type { ResourceDefinition } from "../../provider/definitions/define";
+
+/** A type of a schema other than the package's, for the writers' guards. */
+const THING: ResourceDefinition = { ...appToken, type: "Thing", takeover: { ...appToken.takeover, noun: "thing" } };
 
 const HOSTILE_LINE = `a "dq" 'sq' \`tick\` \${process.exit(1)} $$ $ */ /* // # \\ \\n \\u0041 \\U0001F600 </script> \u202e\u2066 rtl \ufeff bom \u{1F600} \u00e9`;
 const HOSTILE_TEXT = `${HOSTILE_LINE}\nimport os; os.exit(2)\r\n# \u2028 os.exit(3) \u2029 os.exit(4)\n\t"""''' */`;
@@ -204,6 +208,7 @@ describe("takeover's Python, Go and YAML programs from hostile platform values",
       resources: { "svc:index:Thing": { inputProperties: { tags: { type: "object", additionalProperties: { type: "string" } } } } },
     };
     const thing: Declaration = {
+      definition: THING,
       type: "Thing",
       token: "svc:index:Thing",
       id: "1",
@@ -234,6 +239,7 @@ describe("takeover's Python, Go and YAML programs from hostile platform values",
       },
     };
     const thing: Declaration = {
+      definition: THING,
       type: "Thing",
       token: "svc:index:Thing",
       id: "1",

@@ -13,8 +13,9 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SvcProviderServer } from "../../plugin/server";
 import { ProviderSession } from "../../provider/core/providerSession";
 import { appToken } from "../../provider/definitions";
+import type { AppTokenInputs, AppTokenOutputs } from "../../provider/definitions/appToken";
 import { migrateState, type ResourceDefinition } from "../../provider/definitions/define";
-import { handlersFor } from "../../provider/definitions/handlers";
+import { handlersFor } from "../../provider/runtime/handlers";
 
 const DEFAULT_PURPOSE = "unspecified";
 /** The fields each update of the next release's AppToken was asked to send. */
@@ -22,7 +23,7 @@ const updates: string[][] = [];
 
 /** AppToken of the next release: `purpose` is new (input-only: carried through read from the state). */
 function nextAppToken(withMigration: boolean): ResourceDefinition {
-  return {
+  const next: ResourceDefinition<AppTokenInputs & { purpose: string }, AppTokenOutputs & { purpose?: string | undefined }> = {
     ...appToken,
     inputs: {
       ...appToken.inputs,
@@ -54,6 +55,7 @@ function nextAppToken(withMigration: boolean): ResourceDefinition {
         }
       : {}),
   };
+  return next;
 }
 
 describe("state migrations: a state of the previous release previews clean", () => {

@@ -1,9 +1,9 @@
 /** docs/resources.md: each resource's fields, how a change applies, and which are secret, from the definitions. */
 import { z } from "zod";
 import { SETTINGS } from "../core/connection";
-import { fieldsOf, type InputField, type OutputField, type ResourceDefinition } from "./define";
-import type { ArgumentField, FunctionDefinition } from "./defineFunction";
-import { SCHEMA_TYPES, type SchemaTypeName } from "./schemaTypes";
+import { fieldsOf, type InputField, type OutputField, type ResourceDefinition } from "../definitions/define";
+import type { ArgumentField, FunctionDefinition } from "../definitions/defineFunction";
+import { SCHEMA_TYPES, type SchemaTypeName } from "../definitions/schemaTypes";
 
 const CHANGE = { inPlace: "updates in place", replace: "replaces", none: "no change" } as const;
 

@@ -6,9 +6,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { RESOURCES } from "../definitions";
 import type { DefinitionOutputs } from "../resources/definedResource";
-import type { AppTokenArgs, HttpNotificationTemplateArgs, EmailNotificationTemplateArgs, EmailRecipientArgs, ContentParameterArgs, ConnectionArgs } from "../resources";
-import { FIELD_TABLE } from "../resources/fieldTable";
-import { NativeResource, nativeTypeToken } from "./nativeResource";
+import type { AppTokenArgs, HttpNotificationTemplateArgs, EmailNotificationTemplateArgs, EmailRecipientArgs, ContentParameterArgs, ConnectionArgs } from "./resources";
+import { FIELD_TABLE } from "./fieldTable";
+import { NativeResource, nativeTypeToken } from "../resources/nativeResource";
 
 export type { AppTokenArgs, HttpNotificationTemplateArgs, EmailNotificationTemplateArgs, EmailRecipientArgs, ContentParameterArgs, ConnectionArgs };
 
@@ -70,7 +70,7 @@ export interface ProviderArgs {
   appTokenId?: pulumi.Input<string>;
   /** The value of that app token. */
   appToken?: pulumi.Input<string>;
-  /** The hash type of that app token: SHA1, SHA256 or SHA512. */
+  /** The hash type of that app token: SHA1, SHA256, SHA512, MD5. */
   appTokenHashType?: pulumi.Input<string>;
   /** A ready session string, instead of other credentials. */
   ks?: pulumi.Input<string>;

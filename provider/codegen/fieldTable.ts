@@ -5,22 +5,8 @@
  */
 import { SECRET_SETTINGS } from "../core/settings";
 import { requiredInputs } from "./argsTypes";
-import { fieldsOf, type ResourceDefinition } from "./define";
-
-/** A resource's row: what its classes need of its definition at run time, as plain data. Each class passes its own. */
-export interface ResourceFields {
-  /** The runtime's name of the provider, which the dynamic resource's stored shim calls. */
-  readonly kind: string;
-  readonly inputs: readonly string[];
-  /** The outputs that are not inputs. */
-  readonly outputs: readonly string[];
-  /** Every secret property (inputs and outputs). */
-  readonly secrets: readonly string[];
-  /** The deprecated inputs and what to use instead (the native classes warn when a program sets one). */
-  readonly deprecated: Readonly<Record<string, string>>;
-  /** The inputs a program must give to create one (the dynamic classes check them; the plugin's check does too). */
-  readonly required: readonly string[];
-}
+import { fieldsOf, type ResourceDefinition } from "../definitions/define";
+import type { ResourceFields } from "../resources/resourceFields";
 
 export function fieldTable(definitions: readonly ResourceDefinition[]): Record<string, ResourceFields> {
   return Object.fromEntries(
@@ -54,6 +40,9 @@ export function fieldTableModule(definitions: readonly ResourceDefinition[]): st
 export const FIELD_TABLE = ${table} as const;
 
 export type ResourceType = keyof typeof FIELD_TABLE;
+
+/** Whether \`name\` (from a request, a URN, a state) names a resource of the package. */
+export const isResourceType = (name: string): name is ResourceType => Object.hasOwn(FIELD_TABLE, name);
 
 /** The provider settings that are secrets (an explicit provider wraps them). */
 export const PROVIDER_SECRET_SETTINGS = ${JSON.stringify(SECRET_SETTINGS)} as const;

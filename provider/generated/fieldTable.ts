@@ -28,5 +28,8 @@ export const FIELD_TABLE = {
 
 export type ResourceType = keyof typeof FIELD_TABLE;
 
+/** Whether `name` (from a request, a URN, a state) names a resource of the package. */
+export const isResourceType = (name: string): name is ResourceType => Object.hasOwn(FIELD_TABLE, name);
+
 /** The provider settings that are secrets (an explicit provider wraps them). */
 export const PROVIDER_SECRET_SETTINGS = ["adminSecret","appToken","ks"] as const;

@@ -1,7 +1,7 @@
 /**
  * The resource classes programs construct, as TypeScript source, from the definitions (`npm run generate`): per
- * resource a dynamic class (provider/resources/, exported by `pulumi-svc`) and a native one (provider/native/, exported by
- * `pulumi-svc/native`), with their Args, outputs, required inputs and type tokens; the Args of the named object
+ * resource a dynamic class (exported by `pulumi-svc`) and a native one (exported by `pulumi-svc/native`), all in
+ * provider/generated/, with their Args, outputs, required inputs and type tokens; the Args of the named object
  * types the inputs use; the explicit provider's `ProviderArgs`; the field table they read. A class imports only
  * types from the definitions and its row of the field table, so a program loads no zod and no runtime.
  */
@@ -17,7 +17,7 @@ import {
   requiredInputs,
   requiredOnCreateOnly,
 } from "./argsTypes";
-import type { ResourceDefinition } from "./define";
+import type { ResourceDefinition } from "../definitions/define";
 import { fieldTableModule } from "./fieldTable";
 
 /** Where the generated files go, and where the hand-written modules they import are. */
@@ -30,22 +30,28 @@ export interface ClassLayout {
   registry: string;
 }
 
+/** Every generated file is in one folder (lint and format leave it alone: biome.json). */
+const GENERATED_DIR = "provider/generated";
+/** The hand-written modules the generated classes stand on (base classes, type tokens, the connection's Args). */
 const RESOURCES_DIR = "provider/resources";
-const NATIVE_DIR = "provider/native";
 const HEADER = "// Generated from the resource definitions by `npm run generate`: do not edit.\n";
 
-/** The file of a resource's dynamic class: AppToken in provider/resources/appToken.ts. */
-const classFile = (type: string): string => `${RESOURCES_DIR}/${lowerFirst(type)}.ts`;
+/** The file of a resource's dynamic class: AppToken in provider/generated/appToken.ts. */
+const classFile = (type: string): string => `${GENERATED_DIR}/${lowerFirst(type)}.ts`;
+const RESOURCES_INDEX = `${GENERATED_DIR}/resources.ts`;
+const NATIVE_FILE = `${GENERATED_DIR}/native.ts`;
+const FIELD_TABLE_FILE = `${GENERATED_DIR}/fieldTable.ts`;
+const INPUT_TYPES_FILE = `${GENERATED_DIR}/inputTypes.ts`;
 
 /** Every generated file of the classes, as [path from `layout.out`, text]. */
 export function classFiles(definitions: readonly ResourceDefinition[], layout: ClassLayout): [string, string][] {
   const objectTypes = [...new Set(definitions.flatMap((definition) => objectTypesOf(definition.inputs)))];
   return [
-    [`${RESOURCES_DIR}/fieldTable.ts`, fieldTableModule(definitions)],
+    [FIELD_TABLE_FILE, fieldTableModule(definitions)],
     ...definitions.map((definition): [string, string] => [classFile(definition.type), dynamicClassModule(definition, layout)]),
-    [`${RESOURCES_DIR}/inputTypes.ts`, inputTypesModule(objectTypes)],
-    [`${RESOURCES_DIR}/index.ts`, resourcesIndexModule(definitions, objectTypes, layout)],
-    [`${NATIVE_DIR}/resources.ts`, nativeModule(definitions, objectTypes, layout)],
+    [INPUT_TYPES_FILE, inputTypesModule(objectTypes)],
+    [RESOURCES_INDEX, resourcesIndexModule(definitions, objectTypes, layout)],
+    [NATIVE_FILE, nativeModule(definitions, objectTypes, layout)],
   ];
 }
 
@@ -103,8 +109,8 @@ ${importsOf(layout, file, [
   ["type { RESOURCES }", layout.registry, "source"],
   ["type { ConnectionArgs }", `${RESOURCES_DIR}/connectionArgs.ts`, "source"],
   ["{ DefinedResource, type DefinitionOutputs }", `${RESOURCES_DIR}/definedResource.ts`, "source"],
-  ["{ FIELD_TABLE }", `${RESOURCES_DIR}/fieldTable.ts`, "out"],
-  ...(objectTypes.length > 0 ? [[`type { ${objectTypes.join(", ")} }`, `${RESOURCES_DIR}/inputTypes.ts`, "out"] as [string, string, Where]] : []),
+  ["{ FIELD_TABLE }", FIELD_TABLE_FILE, "out"],
+  ...(objectTypes.length > 0 ? [[`type { ${objectTypes.join(", ")} }`, INPUT_TYPES_FILE, "out"] as [string, string, Where]] : []),
   ["{ dynamicTypeToken, isResourceOfType }", `${RESOURCES_DIR}/typeToken.ts`, "source"],
 ])}
 /** The inputs of ${article(type)} ${type}, from its definition's input schemas. */
@@ -149,15 +155,15 @@ ${objectTypes
 }
 
 function resourcesIndexModule(definitions: readonly ResourceDefinition[], objectTypes: readonly string[], layout: ClassLayout): string {
-  const classes = definitions.map((d) => `export { ${d.type}, type ${d.type}Args } from "./${classFile(d.type).slice(RESOURCES_DIR.length + 1, -3)}";\n`);
+  const classes = definitions.map((d) => `export { ${d.type}, type ${d.type}Args } from "./${classFile(d.type).slice(GENERATED_DIR.length + 1, -3)}";\n`);
   const types = objectTypes.length > 0 ? `export type { ${objectTypes.map((name) => argsName(name as never)).join(", ")} } from "./inputTypes";\n` : "";
   return `${HEADER}/** The dynamic resource classes of \`pulumi-svc\` and their Args. */
-${classes.join("")}${types}export type { ConnectionArgs } from "${importPath(layout, `${RESOURCES_DIR}/index.ts`, `${RESOURCES_DIR}/connectionArgs.ts`, "source")}";
+${classes.join("")}${types}export type { ConnectionArgs } from "${importPath(layout, RESOURCES_INDEX, `${RESOURCES_DIR}/connectionArgs.ts`, "source")}";
 `;
 }
 
 function nativeModule(definitions: readonly ResourceDefinition[], objectTypes: readonly string[], layout: ClassLayout): string {
-  const file = `${NATIVE_DIR}/resources.ts`;
+  const file = NATIVE_FILE;
   const argsTypes = [...definitions.map((d) => `${d.type}Args`), ...objectTypes.map((name) => argsName(name as never)), "ConnectionArgs"];
   const classes = definitions.map((definition) => {
     const shape = shapeOf(definition);
@@ -198,9 +204,9 @@ ${importsOf(layout, file, [
   ["type * as pulumi", "@pulumi/pulumi", "package"],
   ["type { RESOURCES }", layout.registry, "source"],
   ["type { DefinitionOutputs }", `${RESOURCES_DIR}/definedResource.ts`, "source"],
-  [`type { ${argsTypes.join(", ")} }`, `${RESOURCES_DIR}/index.ts`, "out"],
-  ["{ FIELD_TABLE }", `${RESOURCES_DIR}/fieldTable.ts`, "out"],
-  ["{ NativeResource, nativeTypeToken }", `${NATIVE_DIR}/nativeResource.ts`, "source"],
+  [`type { ${argsTypes.join(", ")} }`, RESOURCES_INDEX, "out"],
+  ["{ FIELD_TABLE }", FIELD_TABLE_FILE, "out"],
+  ["{ NativeResource, nativeTypeToken }", `${RESOURCES_DIR}/nativeResource.ts`, "source"],
 ])}
 export type { ${argsTypes.join(", ")} };
 ${classes.join("")}

@@ -5,8 +5,8 @@
  */
 import { z } from "zod";
 import { SETTINGS } from "../core/settings";
-import { CONNECTION_FIELD, type InputField } from "./define";
-import { SCHEMA_TYPES, type SchemaTypeName } from "./schemaTypes";
+import { CONNECTION_FIELD, type InputField } from "../definitions/define";
+import { SCHEMA_TYPES, type SchemaTypeName } from "../definitions/schemaTypes";
 
 interface JsonSchema {
   type?: string | string[];

@@ -3,9 +3,9 @@
  * table as the dynamic classes, registered as `svc:index:<type>` and served by the plugin `pulumi-resource-svc`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { QuietResource } from "../resources/quietResource";
-import type { ResourceFields } from "../definitions/fieldTable";
-import { resourceProps } from "../resources/resourceProps";
+import { QuietResource } from "./quietResource";
+import type { ResourceFields } from "./resourceFields";
+import { resourceProps } from "./resourceProps";
 import { PLUGIN_DOWNLOAD_URL, PLUGIN_VERSION } from "../core/pluginRelease";
 
 export const nativeTypeToken = (type: string): string => `svc:index:${type}`;

@@ -4,4 +4,4 @@ export { AppToken, type AppTokenArgs } from "./appToken";
 export { HttpNotificationTemplate, type HttpNotificationTemplateArgs } from "./httpNotificationTemplate";
 export { EmailNotificationTemplate, type EmailNotificationTemplateArgs } from "./emailNotificationTemplate";
 export type { EmailRecipientArgs, ContentParameterArgs } from "./inputTypes";
-export type { ConnectionArgs } from "./connectionArgs";
+export type { ConnectionArgs } from "../resources/connectionArgs";
