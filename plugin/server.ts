@@ -46,8 +46,10 @@ const ACCOUNT_KEYS = ["baseUrl", "partnerId"] as const;
 
 export class SvcProviderServer {
   private readonly resources = new Map<string, Resource>();
-  private readonly schemaText: string;
+  /** The package schema as GetSchema sends it: made at the first GetSchema (most operations never ask for it). */
+  private schemaText?: string;
   private readonly invoker: FunctionInvoker;
+  private readonly definitions: readonly ResourceDefinition[];
 
   constructor(
     definitions: readonly ResourceDefinition[],
@@ -69,7 +71,7 @@ export class SvcProviderServer {
         outputOnly: fields.outputKeys.filter((key) => !fields.inputKeys.includes(key)),
       });
     }
-    this.schemaText = JSON.stringify(packageSchema(definitions, version));
+    this.definitions = definitions;
   }
 
   /** The service implementation for grpc-js: every method of the protocol, bound to this server. */
@@ -107,6 +109,7 @@ export class SvcProviderServer {
   }
 
   getSchema(_call: unknown, callback: Callback<provproto.GetSchemaResponse>): void {
+    this.schemaText ??= JSON.stringify(packageSchema(this.definitions, this.version));
     callback(null, new provproto.GetSchemaResponse().setSchema(this.schemaText));
   }
 
