@@ -19,16 +19,17 @@ import { benchProvider, DEFAULT_SIZES, OPERATIONS, type CpuFigures, type Provide
 import { benchReliability, type ReliabilityResult } from "./reliability";
 import { benchFunctions, type FunctionsBenchResult, renderFunctions } from "./functions";
 import { fmt, table } from "./report";
+import { benchPluginProcess, type PluginProcessResult, renderPluginProcess } from "./pluginProcess";
 import { benchScale, DEFAULT_SCALE_SIZES, SCALE_OPERATIONS, SCALE_PROGRAMS, type ScaleBenchResult, type ScaleProgram } from "./scale";
 import { benchTakeover, type TakeoverBenchResult } from "./takeover";
 import { benchSdk, type SdkBenchResult } from "./sdk";
 
-const PARTS = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions", "listing", "takeover", "scale"] as const;
+const PARTS = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions", "listing", "takeover", "pluginProcess", "scale"] as const;
 type Part = (typeof PARTS)[number];
 /** What `npm run bench` runs without --only or --shape; the scale shapes take long and run when asked for. */
 const DEFAULT_PARTS: Part[] = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions"];
 /** `--shape scale`: the parts of issue 27's shapes. */
-const SCALE_PARTS: Part[] = ["listing", "takeover", "scale"];
+const SCALE_PARTS: Part[] = ["listing", "takeover", "pluginProcess", "scale"];
 
 type Outcome<T> = { status: "ok"; seconds: number; result: T } | { status: "failed"; seconds: number; error: string } | { status: "skipped" };
 
@@ -45,6 +46,7 @@ interface BenchReport {
   functions: Outcome<FunctionsBenchResult>;
   listing: Outcome<ListingRow[]>;
   takeover: Outcome<TakeoverBenchResult>;
+  pluginProcess: Outcome<PluginProcessResult>;
   scale: Outcome<ScaleBenchResult>;
 }
 
@@ -207,6 +209,7 @@ function render(report: BenchReport): string {
       ),
     ),
   );
+  out.push(section("One plugin process: start, idle and serving, launcher and single executable", report.pluginProcess, renderPluginProcess));
   out.push(section("Scale shapes through the engine: one run each; ratio and CPU ratio against the no-op floor of the same size", report.scale, renderScale));
   return out.join("\n\n");
 }
@@ -226,15 +229,17 @@ function renderScale(r: ScaleBenchResult): string {
           fmt(s.cpuRatio, 2),
           fmt(s.nativeRatio, 2),
           fmt(s.nativeCpuRatio, 2),
+          fmt(s.nativeAccountsCpuRatio, 2),
           `${fmt(s.cpu.program, 1)} / ${fmt(s.cpu.provider, 1)} / ${fmt(s.cpu.rest, 1)}`,
           fmt(s.providerProcesses),
           fmt(s.providerPeakMiB, 1),
+          fmt(s.allPeakMiB, 0),
         ];
       }),
     ),
   );
   return [
-    `  engine ${r.engine}; floor = N no-op dynamic resources; floorNative = N AppTokens on a no-op native plugin (native ratios are against it); tokens = N AppTokens on one account; accounts = 20 accounts x N/20 mixed resources`,
+    `  engine ${r.engine}; floor = N no-op dynamic resources; floorNative = N AppTokens on a no-op native plugin (native ratios are against it); tokens = N AppTokens on one account; accounts = ${r.accounts} accounts x N/${r.accounts} mixed resources; accountTokens the same accounts with AppTokens, floorNativeAccounts those on ${r.accounts} no-op native plugins (accounts CPU ratios are against it)`,
     table(
       [
         "N",
@@ -246,9 +251,11 @@ function renderScale(r: ScaleBenchResult): string {
         "CPU ratio",
         "native ratio",
         "native CPU ratio",
+        "accounts CPU ratio",
         "CPU s program / provider / rest",
         "provider procs",
         "provider MiB",
+        "all peaks MiB",
       ],
       rows,
     ),
@@ -359,6 +366,7 @@ async function main(): Promise<void> {
     .addOption(new Option("--shape <shape>", "scale: the listing, takeover and scale parts (issue 27's shapes)").choices(["scale"]))
     .option("--scale-sizes <list>", "resources per program in the scale shapes (multiples of 20)", sizeList, DEFAULT_SCALE_SIZES)
     .option("--scale-programs <list>", `a subset of ${SCALE_PROGRAMS.join(",")} (the floor always runs)`, (v: string) => v.split(",") as ScaleProgram[])
+    .option("--scale-accounts <n>", "accounts of the many-accounts programs (default 20; 100 with --scale-sizes 1000 is 100 x 10)", (v: string) => Number(v))
     .addOption(
       new Option("--sizes <list>", "resources per program at each point of the provider bench's scale curve")
         .env("SVC_BENCH_SIZES")
@@ -376,6 +384,7 @@ async function main(): Promise<void> {
     shape?: "scale";
     scaleSizes: number[];
     scalePrograms?: ScaleProgram[];
+    scaleAccounts?: number;
     sizes: number[];
     resources?: number;
     rounds: number;
@@ -402,7 +411,8 @@ async function main(): Promise<void> {
     functions: await run(only.has("functions"), "functions", () => benchFunctions()),
     listing: await run(only.has("listing"), "listing", () => benchListing(DEFAULT_LISTING_SIZES)),
     takeover: await run(only.has("takeover"), "takeover", () => benchTakeover()),
-    scale: await run(only.has("scale"), "scale", () => benchScale({ sizes: opts.scaleSizes, programs: opts.scalePrograms })),
+    pluginProcess: await run(only.has("pluginProcess"), "pluginProcess", () => benchPluginProcess()),
+    scale: await run(only.has("scale"), "scale", () => benchScale({ sizes: opts.scaleSizes, programs: opts.scalePrograms, accounts: opts.scaleAccounts })),
   };
 
   report.loadAverageAtEnd = load();
