@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { SvcApiError } from "../core/errors";
 import type { CallOptions, TransportResponse } from "../transport";
 import type { PlatformWire, RawSend, WireCallSpec } from "./platformWire";
+import { type ReadBatching, ReadBatcher } from "./readBatcher";
 
 /** Where the ks of a call comes from; renew() replaces a ks the server rejected. */
 export interface KsSource {
@@ -15,14 +16,25 @@ export interface KsSource {
 }
 
 export class PlatformApi {
+  private readonly batcher?: ReadBatcher;
+
   constructor(
     readonly wire: PlatformWire,
     private readonly sessions: KsSource,
-  ) {}
+    /** Coalesce concurrent reads into multirequests (sdk/platform/readBatcher.ts); off when undefined. */
+    batching?: ReadBatching,
+  ) {
+    if (batching) this.batcher = new ReadBatcher(this, batching);
+  }
 
   /** service.action with the client's session. */
   call<S extends z.ZodType>(spec: WireCallSpec<S>, options: CallOptions = {}): Promise<z.output<S>> {
     return this.withSession(options, (ks) => this.wire.call(spec, ks, options), isInvalidKs);
+  }
+
+  /** A `get` of one object: batched with the reads made at the same time when batching is on, else a call. */
+  read<S extends z.ZodType>(spec: WireCallSpec<S>, options: CallOptions = {}): Promise<z.output<S>> {
+    return this.batcher ? this.batcher.read(spec, options) : this.call(spec, options);
   }
 
   /** Run `fn` with the managed ks; when `rejected(error)` says the server refused it, renew it once and run `fn` again. */
