@@ -6,7 +6,7 @@
  *   - CPU from exec to the first Configure answered (user + system of the process, /proc, 10 ms ticks), median of runs;
  *   - idle RSS after that Configure (and its anonymous part: the rest is Node's own binary, shared between processes);
  *   - peak RSS (VmHWM) after serving 50 AppTokens: Check and Create, Read, Delete, 10 at a time, on the emulator.
- * Run alone: `npm run build && node dist/bench/pluginProcess.js [runs]`.
+ * Run alone: `npm run build && npx node dist/bench/pluginProcess.js [runs] [plugin folder, e.g. another tree's dist/pulumi-resource-svc]`.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -37,14 +37,13 @@ export interface PluginProcessResult {
 
 const TYPE = "svc:index:AppToken";
 const TICK_MS = 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
-const pluginDir = join(repoRoot, "dist", "pulumi-resource-svc");
 
 type Props = Record<string, structproto.JavaScriptValue>;
 const struct = (value: Props) => structproto.Struct.fromJavaScript(value);
 const urn = (name: string) => `urn:pulumi:bench::plugin::${TYPE}::${name}`;
 
 /** The host's SEA of the plugin bundle: this Node's binary with the bundle injected (no code cache, as the release). */
-function buildSingleExecutable(dir: string): string {
+function buildSingleExecutable(pluginDir: string, dir: string): string {
   const config = join(dir, "sea-config.json");
   const blob = join(dir, "sea.blob");
   writeFileSync(
@@ -166,7 +165,8 @@ async function measure(exe: string, env: NodeJS.ProcessEnv, target: EmulatorTarg
   return { startCpuMs: sorted[Math.floor(sorted.length / 2)]!, startCpuRunsMs: cpu, idleRssMiB, idleAnonMiB, servingPeakMiB };
 }
 
-export async function benchPluginProcess(options: { runs?: number; resources?: number } = {}): Promise<PluginProcessResult> {
+export async function benchPluginProcess(options: { runs?: number; resources?: number; pluginDir?: string } = {}): Promise<PluginProcessResult> {
+  const pluginDir = options.pluginDir ?? join(repoRoot, "dist", "pulumi-resource-svc");
   const runs = options.runs ?? 9;
   const resources = options.resources ?? 50;
   const dir = mkdtempSync(join(tmpdir(), "pulumi-svc-plugin-process-"));
@@ -178,7 +178,7 @@ export async function benchPluginProcess(options: { runs?: number; resources?: n
     const launcherExe = join(pluginDir, "pulumi-resource-svc");
     await measure(launcherExe, launcherEnv, emulator.target, 1, 0);
     const launcher = await measure(launcherExe, launcherEnv, emulator.target, runs, resources);
-    const singleExecutable = await measure(buildSingleExecutable(dir), {}, emulator.target, runs, resources);
+    const singleExecutable = await measure(buildSingleExecutable(pluginDir, dir), {}, emulator.target, runs, resources);
     return { resources, launcher, singleExecutable };
   } finally {
     await emulator.close();
@@ -198,7 +198,7 @@ export function renderPluginProcess(r: PluginProcessResult): string {
 }
 
 if (require.main === module) {
-  benchPluginProcess({ runs: process.argv[2] ? Number(process.argv[2]) : undefined }).then(
+  benchPluginProcess({ runs: process.argv[2] ? Number(process.argv[2]) : undefined, pluginDir: process.argv[3] }).then(
     (result) => console.log(`${JSON.stringify(result, null, 2)}\n${renderPluginProcess(result)}`),
     (error: unknown) => {
       console.error(error instanceof Error ? error.message : error);
