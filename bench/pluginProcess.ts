@@ -2,7 +2,8 @@
  * One plugin process (`npm run bench -- --only pluginProcess`, in `--shape scale`): what Pulumi pays for every explicit
  * provider of a stack before any work, and what one process holds while it serves. For the npm package's launcher
  * (dist/pulumi-resource-svc: sh, this Node, the bundle, its compile cache warm) and the release's single executable
- * (the same bundle made into a SEA with this Node, as scripts/release/executable.mjs makes the host's), side by side:
+ * (the same bundle made into a SEA with this Node and its code cache, as scripts/release/executable.mjs makes the
+ * host's), side by side:
  *   - CPU from exec to the first Configure answered (user + system of the process, /proc, 10 ms ticks), median of runs;
  *   - idle RSS after that Configure (and its anonymous part: the rest is Node's own binary, shared between processes);
  *   - peak RSS (VmHWM) after serving 50 AppTokens: Check and Create, Read, Delete, 10 at a time, on the emulator.
@@ -42,7 +43,7 @@ type Props = Record<string, structproto.JavaScriptValue>;
 const struct = (value: Props) => structproto.Struct.fromJavaScript(value);
 const urn = (name: string) => `urn:pulumi:bench::plugin::${TYPE}::${name}`;
 
-/** The host's SEA of the plugin bundle: this Node's binary with the bundle injected (no code cache, as the release). */
+/** The host's SEA of the plugin bundle: this Node's binary with the bundle and its code cache injected, as the release. */
 function buildSingleExecutable(pluginDir: string, dir: string): string {
   const config = join(dir, "sea-config.json");
   const blob = join(dir, "sea.blob");
@@ -52,7 +53,7 @@ function buildSingleExecutable(pluginDir: string, dir: string): string {
       main: join(pluginDir, "pulumi-resource-svc.js"),
       output: blob,
       disableExperimentalSEAWarning: true,
-      useCodeCache: false,
+      useCodeCache: true,
       useSnapshot: false,
     }),
   );
