@@ -11,7 +11,7 @@ import { AppTokens } from "./platform/appTokens";
 import { EventNotificationTemplates } from "./platform/eventNotificationTemplates";
 import { EMAIL_TEMPLATES, type EmailTemplateTypes, HTTP_TEMPLATES } from "./platform/templateKinds";
 import { multirequest, type MultiRequestEntry, type MultiRequestResult } from "./platform/multirequest";
-import type { ReadBatching } from "./platform/readBatcher";
+import { ReadBatcher, type ReadBatching } from "./platform/readBatcher";
 import { PlatformApi } from "./platform/platformApi";
 import { PlatformWire } from "./platform/platformWire";
 import { SessionService } from "./platform/sessionService";
@@ -128,7 +128,8 @@ export class SvcClient {
     const wire = new PlatformWire(this.baseUrl, this.transport);
     const sessionService = new SessionService(wire);
     const manager = createSessionManager(auth, { partnerId: this.partnerId, sessions: sessionService, wire });
-    this.api = new PlatformApi(wire, manager, parsed.batchReads);
+    const batching = parsed.batchReads;
+    this.api = new PlatformApi(wire, manager, batching ? (api) => new ReadBatcher(api, batching) : undefined);
     this.appTokens = new AppTokens(this.api);
     this.templates = new EventNotificationTemplates(this.api, HTTP_TEMPLATES);
     this.emailTemplates = new EventNotificationTemplates(this.api, EMAIL_TEMPLATES);

@@ -7,7 +7,6 @@ import type { z } from "zod";
 import { SvcApiError } from "../core/errors";
 import type { CallOptions, TransportResponse } from "../transport";
 import type { PlatformWire, RawSend, WireCallSpec } from "./platformWire";
-import { type ReadBatching, ReadBatcher } from "./readBatcher";
 
 /** Where the ks of a call comes from; renew() replaces a ks the server rejected. */
 export interface KsSource {
@@ -15,16 +14,21 @@ export interface KsSource {
   renew(rejected: string, options?: CallOptions): Promise<string>;
 }
 
+/** What sends the reads when they are coalesced (sdk/platform/readBatcher.ts). */
+export interface ReadCoalescer {
+  read<S extends z.ZodType>(spec: WireCallSpec<S>, options?: CallOptions): Promise<z.output<S>>;
+}
+
 export class PlatformApi {
-  private readonly batcher?: ReadBatcher;
+  private readonly coalescer?: ReadCoalescer;
 
   constructor(
     readonly wire: PlatformWire,
     private readonly sessions: KsSource,
-    /** Coalesce concurrent reads into multirequests (sdk/platform/readBatcher.ts); off when undefined. */
-    batching?: ReadBatching,
+    /** Makes the coalescer of this api's reads; none: each read is its own call. */
+    coalescerFor?: (api: PlatformApi) => ReadCoalescer,
   ) {
-    if (batching) this.batcher = new ReadBatcher(this, batching);
+    this.coalescer = coalescerFor?.(this);
   }
 
   /** service.action with the client's session. */
@@ -32,9 +36,9 @@ export class PlatformApi {
     return this.withSession(options, (ks) => this.wire.call(spec, ks, options), isInvalidKs);
   }
 
-  /** A `get` of one object: batched with the reads made at the same time when batching is on, else a call. */
+  /** A `get` of one object: coalesced with the reads made at the same time when a coalescer is given, else a call. */
   read<S extends z.ZodType>(spec: WireCallSpec<S>, options: CallOptions = {}): Promise<z.output<S>> {
-    return this.batcher ? this.batcher.read(spec, options) : this.call(spec, options);
+    return this.coalescer ? this.coalescer.read(spec, options) : this.call(spec, options);
   }
 
   /** Run `fn` with the managed ks; when `rejected(error)` says the server refused it, renew it once and run `fn` again. */

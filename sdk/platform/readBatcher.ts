@@ -9,7 +9,7 @@
 import type { z } from "zod";
 import type { CallOptions } from "../transport";
 import { multirequest } from "./multirequest";
-import type { PlatformApi } from "./platformApi";
+import type { PlatformApi, ReadCoalescer } from "./platformApi";
 import type { WireCallSpec } from "./platformWire";
 
 export interface ReadBatching {
@@ -26,7 +26,7 @@ interface PendingRead {
   reject(error: unknown): void;
 }
 
-export class ReadBatcher {
+export class ReadBatcher implements ReadCoalescer {
   private pending: PendingRead[] = [];
   private timer: NodeJS.Timeout | undefined;
 
