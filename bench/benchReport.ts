@@ -2,6 +2,7 @@
 import type { EngineLogBenchResult } from "./engineLog";
 import type { FunctionsBenchResult } from "./functions";
 import type { ListingRow } from "./listing";
+import type { PluginProcessResult } from "./pluginProcess";
 import type { ProviderBenchResult } from "./provider";
 import type { ReceiversBenchResult } from "./receivers";
 import type { RecoverBenchResult } from "./recover";
@@ -25,6 +26,7 @@ export interface BenchReport {
   functions: Outcome<FunctionsBenchResult>;
   listing: Outcome<ListingRow[]>;
   takeover: Outcome<TakeoverBenchResult>;
+  pluginProcess: Outcome<PluginProcessResult>;
   scale: Outcome<ScaleBenchResult>;
   receivers: Outcome<ReceiversBenchResult>;
   recover: Outcome<RecoverBenchResult>;

@@ -29,8 +29,11 @@ export interface BenchStack {
   probeDir: string;
   /** Forget what the probe recorded so far (call before an operation). */
   clearProbe(): void;
-  /** What the probe recorded per role since the last clear; several processes of a role are summed (CPU) or maxed (memory). */
-  probed(): Partial<Record<"provider" | "program", ProcessFigures & { processes: number }>>;
+  /**
+   * What the probe recorded per role since the last clear; several processes of a role are summed (CPU, and
+   * sumMaxRssBytes: their peaks added, the most they can hold at once) or maxed (maxRssBytes).
+   */
+  probed(): Partial<Record<"provider" | "program", ProcessFigures & { processes: number; sumMaxRssBytes: number }>>;
   /** Size of the stack's checkpoint file in the backend (what the engine rewrites on every step), bytes. */
   checkpointBytes(): number;
   cleanup(): Promise<void>;
@@ -78,8 +81,13 @@ export async function benchStack(program: string, options: BenchStackOptions = {
         const rec = JSON.parse(readFileSync(join(probeDir, file), "utf8")) as ProcessFigures & { role: "provider" | "program" };
         const prev = out[rec.role];
         out[rec.role] = prev
-          ? { maxRssBytes: Math.max(prev.maxRssBytes, rec.maxRssBytes), cpuMicros: prev.cpuMicros + rec.cpuMicros, processes: prev.processes + 1 }
-          : { maxRssBytes: rec.maxRssBytes, cpuMicros: rec.cpuMicros, processes: 1 };
+          ? {
+              maxRssBytes: Math.max(prev.maxRssBytes, rec.maxRssBytes),
+              sumMaxRssBytes: prev.sumMaxRssBytes + rec.maxRssBytes,
+              cpuMicros: prev.cpuMicros + rec.cpuMicros,
+              processes: prev.processes + 1,
+            }
+          : { maxRssBytes: rec.maxRssBytes, sumMaxRssBytes: rec.maxRssBytes, cpuMicros: rec.cpuMicros, processes: 1 };
       }
       return out;
     },

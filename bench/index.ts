@@ -18,6 +18,7 @@ import type { BenchReport, Outcome } from "./benchReport";
 import { benchEngineLog } from "./engineLog";
 import { benchFunctions } from "./functions";
 import { benchListing, DEFAULT_LISTING_SIZES } from "./listing";
+import { benchPluginProcess } from "./pluginProcess";
 import { benchProvider } from "./provider";
 import { benchReceivers } from "./receivers";
 import { benchRecover } from "./recover";
@@ -92,6 +93,7 @@ async function main(): Promise<void> {
     .option("--only <parts>", `comma-separated subset of ${PARTS.join(",")} (default ${DEFAULT_PARTS.join(",")})`, partList)
     .addOption(new Option("--shape <shape>", "scale: the listing, takeover and scale parts (issue 27's shapes)").choices(["scale"]))
     .option("--scale-sizes <list>", "resources per program in the scale shapes (multiples of 20)", sizeList, DEFAULT_SCALE_SIZES)
+    .option("--scale-accounts <n>", "accounts of the many-accounts programs (default 20; 100 with --scale-sizes 1000 is 100 x 10)", (v: string) => Number(v))
     .option("--scale-programs <list>", `a subset of ${SCALE_PROGRAMS.join(",")} (the floor always runs)`, (v: string) => v.split(",") as ScaleProgram[])
     .addOption(
       new Option("--sizes <list>", "resources per program at each point of the provider bench's scale curve")
@@ -111,6 +113,7 @@ async function main(): Promise<void> {
     shape?: "scale";
     scaleSizes: number[];
     scalePrograms?: ScaleProgram[];
+    scaleAccounts?: number;
     sizes: number[];
     resources?: number;
     rounds: number;
@@ -138,7 +141,8 @@ async function main(): Promise<void> {
     functions: await run(only.has("functions"), "functions", () => benchFunctions()),
     listing: await run(only.has("listing"), "listing", () => benchListing(DEFAULT_LISTING_SIZES)),
     takeover: await run(only.has("takeover"), "takeover", () => benchTakeover()),
-    scale: await run(only.has("scale"), "scale", () => benchScale({ sizes: opts.scaleSizes, programs: opts.scalePrograms })),
+    pluginProcess: await run(only.has("pluginProcess"), "pluginProcess", () => benchPluginProcess()),
+    scale: await run(only.has("scale"), "scale", () => benchScale({ sizes: opts.scaleSizes, programs: opts.scalePrograms, accounts: opts.scaleAccounts })),
     receivers: await run(only.has("receivers"), "receivers", () => benchReceivers({ events: opts.receiverEvents })),
     recover: await run(only.has("recover"), "recover", () => benchRecover()),
   };

@@ -3,6 +3,7 @@ import type { BenchReport, Outcome } from "./benchReport";
 import { renderEngineLog } from "./engineLog";
 import { renderFunctions } from "./functions";
 import { type CpuFigures, OPERATIONS, type ProviderBenchResult } from "./provider";
+import { renderPluginProcess } from "./pluginProcess";
 import { renderReceivers } from "./receivers";
 import { fmt, table } from "./report";
 import { SCALE_OPERATIONS, SCALE_PROGRAMS, type ScaleBenchResult } from "./scale";
@@ -118,6 +119,7 @@ export function render(report: BenchReport): string {
     ),
   );
   out.push(section("Webhook receivers at scale: the memory store, then PostgresReplayStore with 1 and 3 receivers", report.receivers, renderReceivers));
+  out.push(section("One plugin process: start, idle and serving, launcher and single executable", report.pluginProcess, renderPluginProcess));
   out.push(section("Scale shapes through the engine: one run each; ratio and CPU ratio against the no-op floor of the same size", report.scale, renderScale));
   return out.join("\n\n");
 }
@@ -137,15 +139,17 @@ function renderScale(r: ScaleBenchResult): string {
           fmt(s.cpuRatio, 2),
           fmt(s.nativeRatio, 2),
           fmt(s.nativeCpuRatio, 2),
+          fmt(s.nativeAccountsCpuRatio, 2),
           `${fmt(s.cpu.program, 1)} / ${fmt(s.cpu.provider, 1)} / ${fmt(s.cpu.rest, 1)}`,
           fmt(s.providerProcesses),
           fmt(s.providerPeakMiB, 1),
+          fmt(s.allPeakMiB, 0),
         ];
       }),
     ),
   );
   return [
-    `  engine ${r.engine}; floor = N no-op dynamic resources; floorNative = N AppTokens on a no-op native plugin (native ratios are against it); tokens = N AppTokens on one account; accounts = 20 accounts x N/20 mixed resources`,
+    `  engine ${r.engine}; floor = N no-op dynamic resources; floorNative = N AppTokens on a no-op native plugin (native ratios are against it); tokens = N AppTokens on one account; accounts = ${r.accounts} accounts x N/${r.accounts} mixed resources; accountTokens the same accounts with AppTokens, floorNativeAccounts those on ${r.accounts} no-op native plugins (accounts CPU ratios are against it)`,
     table(
       [
         "N",
@@ -157,9 +161,11 @@ function renderScale(r: ScaleBenchResult): string {
         "CPU ratio",
         "native ratio",
         "native CPU ratio",
+        "accounts CPU ratio",
         "CPU s program / provider / rest",
         "provider procs",
         "provider MiB",
+        "all peaks MiB",
       ],
       rows,
     ),

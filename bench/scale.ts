@@ -6,10 +6,14 @@
  *   - shape (a): N AppTokens on one account, on the dynamic provider and on the native plugin,
  *   - shape (b): 20 accounts x N/20 resources (AppTokens, HTTP and email templates mixed), on the dynamic providers
  *     (an explicit `connection` per resource) and on the plugin (20 explicit providers, 20 plugin processes),
+ *   - the same accounts with AppTokens alone, on the plugin (accountTokensPlugin) and on 20 explicit providers of the
+ *     no-op native plugin (floorNativeAccounts: the engine's own cost of 20 plugin processes, no provider goes below),
+ * (`accounts` changes the 20: the shape of 100 accounts x 10 is `--scale-accounts 100` at N = 1,000),
  * one run each (the sizes are big), programs taking turns going first. Per operation: wall time, its ratio to the
  * floor's in the same run, CPU of the program, the provider process(es) and the rest, the provider's peak memory
- * (the largest of its processes), and ms per resource (the curve from 200 to 1,000).
- * Run alone: `npm run build && npx node dist/bench/scale.js [sizes] [programs, e.g. floorNative,tokensPlugin]`.
+ * (the largest of its processes), the peak of all its processes together (program and providers: their peaks added),
+ * and ms per resource (the curve from 200 to 1,000).
+ * Run alone: `npm run build && npx node dist/bench/scale.js [sizes] [programs, e.g. floorNative,tokensPlugin] [accounts]`.
  */
 import { cpSync } from "node:fs";
 import { join } from "node:path";
@@ -21,10 +25,23 @@ import { startEmulatorProcess } from "./emulatorProcess";
 
 export const SCALE_OPERATIONS = ["up", "preview", "refresh", "update", "destroy"] as const;
 export type ScaleOperation = (typeof SCALE_OPERATIONS)[number];
-export const SCALE_PROGRAMS = ["floor", "floorNative", "tokensDynamic", "tokensPlugin", "accountsDynamic", "accountsPlugin"] as const;
+export const SCALE_PROGRAMS = [
+  "floor",
+  "floorNative",
+  "tokensDynamic",
+  "tokensPlugin",
+  "accountsDynamic",
+  "accountsPlugin",
+  "floorNativeAccounts",
+  "accountTokensPlugin",
+] as const;
 export type ScaleProgram = (typeof SCALE_PROGRAMS)[number];
 export const DEFAULT_SCALE_SIZES = [200, 1_000];
 export const ACCOUNTS = 20;
+/** The programs with one account per group of resources (their sizes are multiples of the accounts). */
+const MANY_ACCOUNTS: readonly ScaleProgram[] = ["accountsDynamic", "accountsPlugin", "floorNativeAccounts", "accountTokensPlugin"];
+/** The programs that declare one explicit provider per account (one plugin process each). */
+const EXPLICIT_PROVIDERS: readonly ScaleProgram[] = ["accountsPlugin", "floorNativeAccounts", "accountTokensPlugin"];
 
 export interface ScaleSample {
   ms: number;
@@ -38,8 +55,12 @@ export interface ScaleSample {
   /** ms and CPU against the no-op native plugin's (the plugin's own floor). */
   nativeRatio: number;
   nativeCpuRatio: number;
+  /** CPU against floorNativeAccounts (the engine's cost of the accounts' no-op plugin processes). */
+  nativeAccountsCpuRatio: number;
   providerProcesses: number;
   providerPeakMiB: number;
+  /** The program's and every provider process's peaks, added: the most they can hold at once. */
+  allPeakMiB: number;
 }
 
 export interface ScaleSize {
@@ -49,6 +70,8 @@ export interface ScaleSize {
 
 export interface ScaleBenchResult {
   engine: string;
+  /** Accounts of the many-accounts programs. */
+  accounts: number;
   sizes: ScaleSize[];
   /** Programs or sizes that failed, with why (the others still ran). */
   failures: string[];
@@ -57,12 +80,14 @@ export interface ScaleBenchResult {
 const plugin = join(repoRoot, "dist", "pulumi-resource-svc");
 
 export async function benchScale(
-  options: { sizes?: number[]; programs?: readonly ScaleProgram[]; log?: (line: string) => void; operationTimeoutMs?: number } = {},
+  options: { sizes?: number[]; programs?: readonly ScaleProgram[]; accounts?: number; log?: (line: string) => void; operationTimeoutMs?: number } = {},
 ): Promise<ScaleBenchResult> {
   const sizes = options.sizes ?? DEFAULT_SCALE_SIZES;
   // The floor is always measured: every ratio is against it.
   const programs = SCALE_PROGRAMS.filter((p) => p === "floor" || (options.programs ?? SCALE_PROGRAMS).includes(p));
-  if (sizes.some((n) => !Number.isInteger(n) || n < ACCOUNTS || n % ACCOUNTS !== 0)) throw new Error(`scale sizes must be multiples of ${ACCOUNTS}`);
+  const accountCount = options.accounts ?? ACCOUNTS;
+  if (sizes.some((n) => !Number.isInteger(n) || n < accountCount || n % accountCount !== 0))
+    throw new Error(`scale sizes must be multiples of ${accountCount}`);
   const log = options.log ?? ((line: string) => process.stderr.write(`[bench scale] ${line}\n`));
   const timeoutMs = options.operationTimeoutMs ?? 900_000;
   const emulator = await startEmulatorProcess();
@@ -72,7 +97,7 @@ export async function benchScale(
   try {
     const target = emulator.target;
     const accounts = [target];
-    for (let i = 1; i < ACCOUNTS; i++) {
+    for (let i = 1; i < accountCount; i++) {
       const p = (await emulator.control("POST", "/partners", {})) as { partnerId: number; adminSecret: string };
       accounts.push({ baseUrl: target.baseUrl, ...p });
     }
@@ -87,18 +112,20 @@ export async function benchScale(
       tokensDynamic: () => benchStack("appTokens"),
       tokensPlugin: () => benchStack("appTokensPlugin", { pluginDir: plugin }),
       accountsDynamic: () => benchStack("accounts"),
-      accountsPlugin: async () => {
-        const made = await benchStack("accountsPlugin", { pluginDir: plugin });
-        cpSync(join(fixturesDir, "accounts", "shape.js"), join(made.stack.workspace.workDir, "shape.js"));
-        return made;
-      },
+      accountsPlugin: () => accountsPluginStack(plugin),
+      floorNativeAccounts: async () => accountsPluginStack(await buildNoopPlugin(noopPluginDir)),
+      accountTokensPlugin: () => accountsPluginStack(plugin),
     };
     for (const p of programs) {
       const made = await makers[p]();
       stacks[p] = made;
       if (p === "floorNative" || p === "tokensDynamic" || p === "tokensPlugin") await made.stack.setAllConfig(single);
-      if (p === "accountsDynamic" || p === "accountsPlugin") {
-        await made.stack.setAllConfig({ accountCount: { value: String(ACCOUNTS) }, accounts: { value: JSON.stringify(accounts), secret: true } });
+      if (MANY_ACCOUNTS.includes(p)) {
+        await made.stack.setAllConfig({
+          accountCount: { value: String(accountCount) },
+          accounts: { value: JSON.stringify(accounts), secret: true },
+          ...(p === "floorNativeAccounts" || p === "accountTokensPlugin" ? { tokensOnly: { value: "true" } } : {}),
+        });
       }
     }
     const engine = (await stacks.floor!.stack.workspace.pulumiVersion) ?? "unknown";
@@ -106,17 +133,13 @@ export async function benchScale(
 
     const results: ScaleSize[] = [];
     for (const resources of sizes) {
-      const raw: Record<ScaleProgram, Partial<Record<ScaleOperation, Omit<ScaleSample, "ratio" | "cpuRatio" | "nativeRatio" | "nativeCpuRatio">>>> = {
-        floor: {},
-        floorNative: {},
-        tokensDynamic: {},
-        tokensPlugin: {},
-        accountsDynamic: {},
-        accountsPlugin: {},
-      };
+      const raw = Object.fromEntries(SCALE_PROGRAMS.map((p) => [p, {}])) as Record<
+        ScaleProgram,
+        Partial<Record<ScaleOperation, Omit<ScaleSample, "ratio" | "cpuRatio" | "nativeRatio" | "nativeCpuRatio" | "nativeAccountsCpuRatio">>>
+      >;
       for (const p of programs) {
-        const config: Record<string, { value: string }> = p.startsWith("accounts")
-          ? { perAccount: { value: String(resources / ACCOUNTS) } }
+        const config: Record<string, { value: string }> = MANY_ACCOUNTS.includes(p)
+          ? { perAccount: { value: String(resources / accountCount) } }
           : { count: { value: String(resources) } };
         await all[p].stack.setAllConfig({ ...config, rev: { value: "" } });
       }
@@ -126,7 +149,7 @@ export async function benchScale(
         for (const p of [...programs.slice(turn), ...programs.slice(0, turn)]) {
           if (broken.has(p)) continue;
           try {
-            raw[p][op] = await measure(all[p], p, op, resources, timeoutMs);
+            raw[p][op] = await measure(all[p], p, op, resources, accountCount, timeoutMs);
             log(`${resources}: ${op} ${p} ${Math.round(raw[p][op]!.ms)} ms`);
           } catch (error) {
             broken.add(p);
@@ -148,19 +171,27 @@ export async function benchScale(
                 floor ? [round2(s.ms / floor.ms), round2(total(s.cpu) / total(floor.cpu))] : [Number.NaN, Number.NaN];
               const [ratio, cpuRatio] = against(raw.floor[op]);
               const [nativeRatio, nativeCpuRatio] = against(raw.floorNative[op]);
-              return [op, { ...s, ratio, cpuRatio, nativeRatio, nativeCpuRatio }];
+              const [, nativeAccountsCpuRatio] = against(raw.floorNativeAccounts[op]);
+              return [op, { ...s, ratio, cpuRatio, nativeRatio, nativeCpuRatio, nativeAccountsCpuRatio }];
             }),
           ),
         ]),
       ) as ScaleSize["samples"];
       results.push({ resources, samples });
     }
-    return { engine, sizes: results, failures };
+    return { engine, accounts: accountCount, sizes: results, failures };
   } finally {
     await Promise.all(Object.values(stacks).map((s) => s.cleanup()));
     await emulator.close();
     rmSync(noopPluginDir, { recursive: true, force: true });
   }
+}
+
+/** The many-accounts program on the plugin in `pluginDir` (the real one or the no-op one). */
+async function accountsPluginStack(pluginDir: string): Promise<BenchStack> {
+  const made = await benchStack("accountsPlugin", { pluginDir });
+  cpSync(join(fixturesDir, "accounts", "shape.js"), join(made.stack.workspace.workDir, "shape.js"));
+  return made;
 }
 
 /** One operation with its checks: the engine must report exactly the steps the shape implies. */
@@ -169,14 +200,15 @@ async function measure(
   program: ScaleProgram,
   op: ScaleOperation,
   resources: number,
+  accounts: number,
   timeoutMs: number,
-): Promise<Omit<ScaleSample, "ratio" | "cpuRatio" | "nativeRatio" | "nativeCpuRatio">> {
+): Promise<Omit<ScaleSample, "ratio" | "cpuRatio" | "nativeRatio" | "nativeCpuRatio" | "nativeAccountsCpuRatio">> {
   const { stack } = bench;
   const signal = AbortSignal.timeout(timeoutMs);
-  // The resources, the stack, and on the plugin's many-accounts shape its 20 explicit providers.
-  const all = resources + 1 + (program === "accountsPlugin" ? ACCOUNTS : 0);
-  const perAccount = resources / ACCOUNTS;
-  const updated = program.startsWith("accounts") ? ACCOUNTS * Math.ceil(perAccount / 10) : Math.ceil(resources / 10);
+  // The resources, the stack, and on the plugin's many-accounts shapes their explicit providers (one per account).
+  const all = resources + 1 + (EXPLICIT_PROVIDERS.includes(program) ? accounts : 0);
+  const perAccount = resources / accounts;
+  const updated = MANY_ACCOUNTS.includes(program) ? accounts * Math.ceil(perAccount / 10) : Math.ceil(resources / 10);
   if (op === "update") await stack.setConfig("rev", { value: "1" });
   bench.clearProbe();
   const cpuBefore = childrenCpuMicros();
@@ -206,12 +238,14 @@ async function measure(
     msPerResource: round2(ms / resources),
     cpu: { program: round2(programCpu), provider: round2(providerCpu), rest: round2(Math.max(0, cpuTotal - programCpu - providerCpu)) },
     providerProcesses: probed.provider?.processes ?? 0,
-    providerPeakMiB: Math.round(((probed.provider?.maxRssBytes ?? 0) / 2 ** 20) * 10) / 10,
+    providerPeakMiB: mib(probed.provider?.maxRssBytes ?? 0),
+    allPeakMiB: mib((probed.provider?.sumMaxRssBytes ?? 0) + (probed.program?.sumMaxRssBytes ?? 0)),
   };
 }
 
 const sorted = (o: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 const round2 = (x: number): number => Math.round(x * 100) / 100;
+const mib = (bytes: number): number => Math.round((bytes / 2 ** 20) * 10) / 10;
 
 /** CPU of this process's finished children and what they waited for (/proc/self/stat cutime + cstime, 10 ms ticks). */
 function childrenCpuMicros(): number {
@@ -227,7 +261,8 @@ function childrenCpuMicros(): number {
 if (require.main === module) {
   const sizes = process.argv[2] ? process.argv[2].split(",").map(Number) : undefined;
   const programs = process.argv[3] ? (process.argv[3].split(",") as ScaleProgram[]) : undefined;
-  benchScale({ sizes, programs }).then(
+  const accounts = process.argv[4] ? Number(process.argv[4]) : undefined;
+  benchScale({ sizes, programs, accounts }).then(
     (result) => console.log(JSON.stringify(result, null, 2)),
     (error: unknown) => {
       console.error(error instanceof Error ? error.message : error);

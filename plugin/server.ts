@@ -49,8 +49,10 @@ const ACCOUNT_KEYS = ["baseUrl", "partnerId"] as const;
 export class SvcProviderServer {
   /** The resources this plugin serves, by type name: a key of the generated field table (one per definition). */
   private readonly resources: { [T in ResourceType]?: Resource } = {};
-  private readonly schemaText: string;
+  /** The package schema as GetSchema sends it: made at the first GetSchema (most operations never ask for it). */
+  private schemaText?: string;
   private readonly invoker: FunctionInvoker;
+  private readonly definitions: readonly ResourceDefinition[];
 
   constructor(
     definitions: readonly ResourceDefinition[],
@@ -74,7 +76,7 @@ export class SvcProviderServer {
         outputOnly: fields.outputKeys.filter((key) => !fields.inputKeys.includes(key)),
       };
     }
-    this.schemaText = JSON.stringify(packageSchema(definitions, version));
+    this.definitions = definitions;
   }
 
   /** The service implementation for grpc-js: every method of the protocol (the stubs' own type), bound to this server. */
@@ -112,6 +114,7 @@ export class SvcProviderServer {
   }
 
   getSchema(_call: unknown, callback: Callback<provproto.GetSchemaResponse>): void {
+    this.schemaText ??= JSON.stringify(packageSchema(this.definitions, this.version));
     callback(null, new provproto.GetSchemaResponse().setSchema(this.schemaText));
   }
 

@@ -3,6 +3,8 @@
  * Builds the native plugin into one self-contained folder, dist/pulumi-resource-svc/: the launcher `pulumi-resource-svc` and the
  * bundled entry `pulumi-resource-svc.js` (plugin, runtime, sdk, grpc-js, protobuf stubs, zod and undici in one file),
  * so the folder runs wherever it is copied: `plugins: providers: path`, PATH, or `pulumi plugin install --file`.
+ * Every process reads and compiles this file: only what the plugin runs goes in (PLUGIN_EXTERNALS), and blanks and
+ * comments go out (identifiers stay, so stacks and error names read as in the sources; the linked map has the lines).
  * `node scripts/build-plugin.mjs [--outdir dir]`. Called from `npm run build` (scripts/setup.mjs), after tsc.
  */
 import { build } from "esbuild";
@@ -14,6 +16,13 @@ import { writeChangedFiles } from "./writeChangedFiles.mjs";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const flag = process.argv.indexOf("--outdir");
 const outdir = flag > 0 && process.argv[flag + 1] ? resolve(process.argv[flag + 1]) : resolve(root, "dist/pulumi-resource-svc");
+
+/**
+ * What grpc-js requires but the plugin never runs: @grpc/proto-loader (and protobufjs under it) loads .proto files for
+ * grpc-js's channelz and ORCA services, which the plugin does not serve (it registers the provider service alone).
+ * 330 kB of the bundle. Left as a require that would fail, not bundled.
+ */
+export const PLUGIN_EXTERNALS = ["@grpc/proto-loader"];
 
 export async function buildPlugin(target = outdir) {
   await mkdir(target, { recursive: true });
@@ -29,9 +38,12 @@ export async function buildPlugin(target = outdir) {
     platform: "node",
     target: ["node22"],
     define: { __SVC_PLUGIN_VERSION__: JSON.stringify(version), __SVC_PLUGIN_DOWNLOAD_URL__: JSON.stringify(pluginDownloadURL) },
+    external: PLUGIN_EXTERNALS,
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: "linked",
     sourcesContent: false,
-    legalComments: "inline",
+    legalComments: "eof",
     logLevel: "warning",
   });
   await writeChangedFiles(result.outputFiles.map((f) => [f.path, f.text]));

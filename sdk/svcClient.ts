@@ -11,6 +11,7 @@ import { AppTokens } from "./platform/appTokens";
 import { EventNotificationTemplates } from "./platform/eventNotificationTemplates";
 import { EMAIL_TEMPLATES, type EmailTemplateTypes, HTTP_TEMPLATES } from "./platform/templateKinds";
 import { multirequest, type MultiRequestEntry, type MultiRequestResult } from "./platform/multirequest";
+import { ReadBatcher, type ReadBatching } from "./platform/readBatcher";
 import { PlatformApi } from "./platform/platformApi";
 import { PlatformWire } from "./platform/platformWire";
 import { SessionService } from "./platform/sessionService";
@@ -44,6 +45,11 @@ export interface SvcClientOptions {
   onEvent?: (event: TransportEvent) => void;
   /** Backoff tuning (tests use small delays). */
   retry?: RetryTuning;
+  /**
+   * Send the `get`s made at about the same time as multirequests of at most `maxBatch`, the first waiting `waitMs` for
+   * the others; each still answers with its own object or error. Default off (the provider turns it on for refresh).
+   */
+  batchReads?: ReadBatching;
 }
 
 const Options = z.object({
@@ -61,6 +67,7 @@ const Options = z.object({
   retry: z
     .strictObject({ baseDelayMs: z.number().min(0).optional(), maxDelayMs: z.number().min(0).optional(), maxRetryAfterMs: z.number().min(0).optional() })
     .optional(),
+  batchReads: z.strictObject({ maxBatch: z.number().int().min(1).max(500), waitMs: z.number().min(0).max(1_000) }).optional(),
 });
 
 /** client.sessions: the managed session (start/end/current) and the raw session service. */
@@ -121,7 +128,8 @@ export class SvcClient {
     const wire = new PlatformWire(this.baseUrl, this.transport);
     const sessionService = new SessionService(wire);
     const manager = createSessionManager(auth, { partnerId: this.partnerId, sessions: sessionService, wire });
-    this.api = new PlatformApi(wire, manager);
+    const batching = parsed.batchReads;
+    this.api = new PlatformApi(wire, manager, batching ? (api) => new ReadBatcher(api, batching) : undefined);
     this.appTokens = new AppTokens(this.api);
     this.templates = new EventNotificationTemplates(this.api, HTTP_TEMPLATES);
     this.emailTemplates = new EventNotificationTemplates(this.api, EMAIL_TEMPLATES);

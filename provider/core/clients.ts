@@ -16,6 +16,13 @@ export const PROVIDER_MAX_RETRIES = 10;
  */
 export const PROVIDER_BACKOFF = { baseDelayMs: 200, maxDelayMs: 2_000 } as const;
 
+/**
+ * The engine sends a `refresh`'s Reads all at once (its parallelism): the reads of one account go as multirequests of
+ * up to 50, the first waiting 5 ms for the others (sdk/platform/readBatcher.ts), instead of one round trip each; each
+ * Read still gets its own object or error (docs/bench.md, "Where refresh goes").
+ */
+export const PROVIDER_READ_BATCH = { maxBatch: 50, waitMs: 5 } as const;
+
 /** The account a connection reaches. */
 export interface Account {
   baseUrl: string;
@@ -96,6 +103,7 @@ export class ClientCache {
         maxRetries: PROVIDER_MAX_RETRIES,
         retry: PROVIDER_BACKOFF,
         maxConcurrency: connection.maxConcurrency,
+        batchReads: PROVIDER_READ_BATCH,
         onEvent,
         auth:
           "adminSecret" in auth

@@ -7,7 +7,7 @@
  * managed by the stack are never candidates.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { mayHaveActed } from "../../sdk/transport";
+import { mayHaveActed } from "../../sdk/transport/retryPolicy";
 import { PartialCreateError, ProviderError } from "./errors";
 import type { OperationContext } from "./operationContext";
 import { graceSignal, INTERRUPTED_CREATE_GRACE_MS } from "./operationLifetime";

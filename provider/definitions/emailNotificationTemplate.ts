@@ -18,7 +18,8 @@ import {
   emailFieldsShape,
   EMAIL_LIMITS,
 } from "../../contract/emailTemplates";
-import { type SvcClient, SvcResponseError } from "../../sdk";
+import type { SvcClient } from "../../sdk";
+import { SvcResponseError } from "../../sdk/core/errors";
 import { plain, sameValue } from "../core/diff";
 import { ProviderError, unlessGone } from "../core/errors";
 import { defineResource, stateChecker, type CheckedInputsOf, type ProgramInputsOf } from "./define";

@@ -44,7 +44,7 @@ export class AppTokens {
 
   async get(id: string, options?: CallOptions): Promise<AppToken> {
     validateInput(Id, id, "appTokens.get: id");
-    return this.api.call({ service: SERVICE, action: "get", params: { id }, schema: AppToken }, options);
+    return this.api.read({ service: SERVICE, action: "get", params: { id }, schema: AppToken }, options);
   }
 
   async list(filter: AppTokenFilter = {}, pager: Pager = {}, options?: CallOptions): Promise<AppTokenListResponse> {

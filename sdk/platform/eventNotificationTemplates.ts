@@ -47,7 +47,7 @@ export class EventNotificationTemplates<T extends TemplateTypes = HttpTemplateTy
   /** The template; through the email kind, an HTTP template's id fails response validation (objectType is not the email kind). */
   async get(id: string, options?: CallOptions): Promise<T["template"]> {
     validateInput(Id, id, `${this.label}.get: id`);
-    return this.api.call({ service: SERVICE, action: "get", params: { id }, schema: this.kind.template }, options);
+    return this.api.read({ service: SERVICE, action: "get", params: { id }, schema: this.kind.template }, options);
   }
 
   /** The account's templates of this kind (id descending; deleted ones only with statusEqual 3). */

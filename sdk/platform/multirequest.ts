@@ -45,10 +45,13 @@ export async function multirequest(api: PlatformApi, entries: MultiRequestEntry[
   };
   const label = { service: "multirequest", action: "multirequest" };
 
+  // Each slot's error carries the request's id, as the error of a call of its own does.
+  let requestId: string | undefined;
   const slots = await api.withSession(
     options,
     async (ks) => {
       const response = await api.send(send, ks, options);
+      requestId = response.requestId;
       const body = validateResponse(z.array(z.unknown()), readBody(response, label), label);
       if (body.length !== entries.length) {
         throw new SvcResponseError(`multirequest response: ${body.length} results for ${entries.length} requests`, label);
@@ -62,11 +65,11 @@ export async function multirequest(api: PlatformApi, entries: MultiRequestEntry[
 
   return slots.map((slot, i): MultiRequestResult => {
     const entry = entries[i] as MultiRequestEntry;
-    const apiError = asApiError(slot, entry);
+    const apiError = asApiError(slot, { service: entry.service, action: entry.action, requestId });
     if (apiError) return { ok: false, error: apiError };
     if (!entry.schema) return { ok: true, value: slot };
     try {
-      return { ok: true, value: validateResponse(entry.schema, slot, entry) };
+      return { ok: true, value: validateResponse(entry.schema, slot, { service: entry.service, action: entry.action }) };
     } catch (error) {
       return { ok: false, error: error as SvcError };
     }

@@ -14,15 +14,31 @@ export interface KsSource {
   renew(rejected: string, options?: CallOptions): Promise<string>;
 }
 
+/** What sends the reads when they are coalesced (sdk/platform/readBatcher.ts). */
+export interface ReadCoalescer {
+  read<S extends z.ZodType>(spec: WireCallSpec<S>, options?: CallOptions): Promise<z.output<S>>;
+}
+
 export class PlatformApi {
+  private readonly coalescer?: ReadCoalescer;
+
   constructor(
     readonly wire: PlatformWire,
     private readonly sessions: KsSource,
-  ) {}
+    /** Makes the coalescer of this api's reads; none: each read is its own call. */
+    coalescerFor?: (api: PlatformApi) => ReadCoalescer,
+  ) {
+    this.coalescer = coalescerFor?.(this);
+  }
 
   /** service.action with the client's session. */
   call<S extends z.ZodType>(spec: WireCallSpec<S>, options: CallOptions = {}): Promise<z.output<S>> {
     return this.withSession(options, (ks) => this.wire.call(spec, ks, options), isInvalidKs);
+  }
+
+  /** A `get` of one object: coalesced with the reads made at the same time when a coalescer is given, else a call. */
+  read<S extends z.ZodType>(spec: WireCallSpec<S>, options: CallOptions = {}): Promise<z.output<S>> {
+    return this.coalescer ? this.coalescer.read(spec, options) : this.call(spec, options);
   }
 
   /** Run `fn` with the managed ks; when `rejected(error)` says the server refused it, renew it once and run `fn` again. */

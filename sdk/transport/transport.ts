@@ -16,7 +16,7 @@ import { retryLayer } from "./retryLayer";
 import { parseRetryAfter, retryDelayMs } from "./retryPolicy";
 import { sendAttempt } from "./sendAttempt";
 import { createTelemetry } from "./telemetryLayer";
-import { Agent } from "./undiciParts";
+import { createAgent } from "./undiciParts";
 
 /** Not aborted until a layer gives the exchange its own signal (the deadline layer does, first). */
 const NEVER_ABORTED = new AbortController().signal;
@@ -47,7 +47,7 @@ export class HttpTransport implements Transport {
     this.ownsDispatcher = !options.dispatcher;
     this.dispatcher =
       options.dispatcher ??
-      new Agent({
+      createAgent({
         connections: config.connections,
         keepAliveTimeout: config.keepAliveTimeoutMs,
         connect: { timeout: config.connectTimeoutMs },

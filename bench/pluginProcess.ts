@@ -1,0 +1,209 @@
+/**
+ * One plugin process (`npm run bench -- --only pluginProcess`, in `--shape scale`): what Pulumi pays for every explicit
+ * provider of a stack before any work, and what one process holds while it serves. For the npm package's launcher
+ * (dist/pulumi-resource-svc: sh, this Node, the bundle, its compile cache warm) and the release's single executable
+ * (the same bundle made into a SEA with this Node and its code cache, as scripts/release/executable.mjs makes the
+ * host's), side by side:
+ *   - CPU from exec to the first Configure answered (user + system of the process, /proc, 10 ms ticks), median of runs;
+ *   - idle RSS after that Configure (and its anonymous part: the rest is Node's own binary, shared between processes);
+ *   - peak RSS (VmHWM) after serving 50 AppTokens: Check and Create, Read, Delete, 10 at a time, on the emulator.
+ * Run alone: `npm run build && npx node dist/bench/pluginProcess.js [runs] [plugin folder, e.g. another tree's dist/pulumi-resource-svc]`.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { repoRoot } from "./engine";
+import { type EmulatorTarget, startEmulatorProcess } from "./emulatorProcess";
+
+export interface PluginProcessFigures {
+  /** CPU ms from exec to the first Configure answered: median, and the runs. */
+  startCpuMs: number;
+  startCpuRunsMs: number[];
+  idleRssMiB: number;
+  idleAnonMiB: number;
+  /** Peak RSS after serving 50 resources. */
+  servingPeakMiB: number;
+}
+
+export interface PluginProcessResult {
+  resources: number;
+  launcher: PluginProcessFigures;
+  singleExecutable: PluginProcessFigures;
+}
+
+const TYPE = "svc:index:AppToken";
+const TICK_MS = 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+
+type Props = Record<string, structproto.JavaScriptValue>;
+const struct = (value: Props) => structproto.Struct.fromJavaScript(value);
+const urn = (name: string) => `urn:pulumi:bench::plugin::${TYPE}::${name}`;
+
+/** The host's SEA of the plugin bundle: this Node's binary with the bundle and its code cache injected, as the release. */
+function buildSingleExecutable(pluginDir: string, dir: string): string {
+  const config = join(dir, "sea-config.json");
+  const blob = join(dir, "sea.blob");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      main: join(pluginDir, "pulumi-resource-svc.js"),
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      useCodeCache: true,
+      useSnapshot: false,
+    }),
+  );
+  execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: ["ignore", "ignore", "inherit"] });
+  const exe = join(dir, "pulumi-resource-svc");
+  copyFileSync(process.execPath, exe);
+  const postject = join(repoRoot, "node_modules", "postject", "dist", "cli.js");
+  execFileSync(process.execPath, [postject, exe, "NODE_SEA_BLOB", blob, "--sentinel-fuse", "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2"], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return exe;
+}
+
+interface Started {
+  child: ChildProcess;
+  client: provrpc.ResourceProviderClient;
+}
+
+async function start(exe: string, env: NodeJS.ProcessEnv): Promise<Started> {
+  const child = spawn(exe, [], { env: { ...process.env, SVC_ENGINE_LOG: "off", ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`${exe} exited (${code}) before printing its port`)));
+    child.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
+  });
+  return { child, client: new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) };
+}
+
+function unary<Req, Res>(client: provrpc.ResourceProviderClient, method: string, request: Req): Promise<Res> {
+  const call = (client as unknown as Record<string, (r: Req, cb: (e: grpc.ServiceError | null, v: Res) => void) => void>)[method]!.bind(client);
+  return new Promise((resolve, reject) => call(request, (error, value) => (error ? reject(error) : resolve(value))));
+}
+
+const configure = (client: provrpc.ResourceProviderClient, target: EmulatorTarget) =>
+  unary<provproto.ConfigureRequest, provproto.ConfigureResponse>(
+    client,
+    "configure",
+    new provproto.ConfigureRequest()
+      .setArgs(struct({ baseUrl: target.baseUrl, partnerId: String(target.partnerId), adminSecret: target.adminSecret }))
+      .setAcceptsecrets(true)
+      .setAcceptresources(true),
+  );
+
+const stat = (pid: number) => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+const cpuMs = (pid: number) => (Number(stat(pid)[11]) + Number(stat(pid)[12])) * TICK_MS;
+const statusKiB = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
+const mib = (kib: number) => Math.round((kib / 1024) * 10) / 10;
+
+/** Check and Create, Read, Delete of `count` AppTokens, `width` at a time, as the engine sends them. */
+async function serve(client: provrpc.ResourceProviderClient, count: number, width: number): Promise<void> {
+  const names = Array.from({ length: count }, (_, i) => `bench-${i}`);
+  const inBatches = async (each: (name: string) => Promise<void>) => {
+    for (let i = 0; i < names.length; i += width) await Promise.all(names.slice(i, i + width).map(each));
+  };
+  await inBatches(async (name) => {
+    const checked = await unary<provproto.CheckRequest, provproto.CheckResponse>(
+      client,
+      "check",
+      new provproto.CheckRequest()
+        .setUrn(urn(name))
+        .setType(TYPE)
+        .setNews(struct({ description: `bench ${name}` }))
+        .setOlds(struct({})),
+    );
+    const created = await unary<provproto.CreateRequest, provproto.CreateResponse>(
+      client,
+      "create",
+      new provproto.CreateRequest().setUrn(urn(name)).setType(TYPE).setProperties(checked.getInputs()!),
+    );
+    const read = await unary<provproto.ReadRequest, provproto.ReadResponse>(
+      client,
+      "read",
+      new provproto.ReadRequest()
+        .setUrn(urn(name))
+        .setType(TYPE)
+        .setId(created.getId())
+        .setProperties(created.getProperties()!)
+        .setInputs(checked.getInputs()!),
+    );
+    await unary<provproto.DeleteRequest, unknown>(
+      client,
+      "delete",
+      new provproto.DeleteRequest().setUrn(urn(name)).setType(TYPE).setId(created.getId()).setProperties(read.getProperties()!),
+    );
+  });
+}
+
+async function measure(exe: string, env: NodeJS.ProcessEnv, target: EmulatorTarget, runs: number, resources: number): Promise<PluginProcessFigures> {
+  const cpu: number[] = [];
+  let idleRssMiB = 0;
+  let idleAnonMiB = 0;
+  let servingPeakMiB = 0;
+  for (let run = 0; run < runs; run++) {
+    const { child, client } = await start(exe, env);
+    try {
+      await configure(client, target);
+      cpu.push(cpuMs(child.pid!));
+      if (run === runs - 1) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        idleRssMiB = mib(statusKiB(child.pid!, "VmRSS"));
+        idleAnonMiB = mib(statusKiB(child.pid!, "RssAnon"));
+        await serve(client, resources, 10);
+        servingPeakMiB = mib(statusKiB(child.pid!, "VmHWM"));
+      }
+    } finally {
+      client.close();
+      child.kill("SIGKILL");
+    }
+  }
+  const sorted = [...cpu].sort((a, b) => a - b);
+  return { startCpuMs: sorted[Math.floor(sorted.length / 2)]!, startCpuRunsMs: cpu, idleRssMiB, idleAnonMiB, servingPeakMiB };
+}
+
+export async function benchPluginProcess(options: { runs?: number; resources?: number; pluginDir?: string } = {}): Promise<PluginProcessResult> {
+  const pluginDir = options.pluginDir ?? join(repoRoot, "dist", "pulumi-resource-svc");
+  const runs = options.runs ?? 9;
+  const resources = options.resources ?? 50;
+  const dir = mkdtempSync(join(tmpdir(), "pulumi-svc-plugin-process-"));
+  const emulator = await startEmulatorProcess();
+  try {
+    const node = join(repoRoot, "node_modules", "node", "bin", "node");
+    // The launcher's compile cache in a TMPDIR of this run, warmed by one start before the measured ones.
+    const launcherEnv = { PULUMI_SVC_NODE: node, TMPDIR: dir };
+    const launcherExe = join(pluginDir, "pulumi-resource-svc");
+    await measure(launcherExe, launcherEnv, emulator.target, 1, 0);
+    const launcher = await measure(launcherExe, launcherEnv, emulator.target, runs, resources);
+    const singleExecutable = await measure(buildSingleExecutable(pluginDir, dir), {}, emulator.target, runs, resources);
+    return { resources, launcher, singleExecutable };
+  } finally {
+    await emulator.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The part's lines for the bench report. */
+export function renderPluginProcess(r: PluginProcessResult): string {
+  const row = (name: string, f: PluginProcessFigures) =>
+    `  ${name.padEnd(20)} ${String(f.startCpuMs).padStart(6)} ms  ${String(f.idleRssMiB).padStart(6)} MiB (${f.idleAnonMiB} anonymous)  ${String(f.servingPeakMiB).padStart(6)} MiB`;
+  return [
+    `  one plugin process: CPU exec to first Configure answered (median), idle RSS after it, peak RSS after serving ${r.resources} AppTokens`,
+    row("npm launcher", r.launcher),
+    row("single executable", r.singleExecutable),
+  ].join("\n");
+}
+
+if (require.main === module) {
+  benchPluginProcess({ runs: process.argv[2] ? Number(process.argv[2]) : undefined, pluginDir: process.argv[3] }).then(
+    (result) => console.log(`${JSON.stringify(result, null, 2)}\n${renderPluginProcess(result)}`),
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    },
+  );
+}

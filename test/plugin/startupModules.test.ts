@@ -1,0 +1,126 @@
+/**
+ * What a plugin process loads before it serves its first Configure is a fixed list (docs/plugin.md, "What one process
+ * costs"): Pulumi starts one process per explicit provider, so every module here is paid once per account of a stack,
+ * before any work. A heavy import (undici, the sdk's HTTP layer, the schema's generation) must not creep back into it
+ * unnoticed. The plugin runs from its compiled files (dist/plugin/main.js: the bundle's module graph, file by file)
+ * with a preload that writes the modules loaded so far when asked (SIGUSR2), after the port and after Configure.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../support/pulumi";
+import { configureRequest } from "./wire/wireHarness";
+
+/** The packages a process has loaded before its first Configure: the gRPC server, the protocol's stubs, zod. */
+const PACKAGES = ["@grpc/grpc-js", "@js-sdsl/ordered-map", "@pulumi/pulumi", "google-protobuf", "zod"];
+
+/** The project's own modules (compiled) loaded by then: the server, the definitions, the sdk's clients without undici. */
+const OWN_MODULES = [
+  "contract/baseUrl.js",
+  "contract/emailTemplates.js",
+  "contract/events.js",
+  "contract/issues.js",
+  "contract/platform.js",
+  "contract/urlUserinfo.js",
+  "contract/webhookUrl.js",
+  "contract/webhooks.js",
+  "plugin/engineLog.js",
+  "plugin/examples.js",
+  "plugin/invoke.js",
+  "plugin/main.js",
+  "plugin/properties.js",
+  "plugin/schema.js",
+  "plugin/server.js",
+  "plugin/settings.js",
+];
+
+/** Loaded by then from the folders whose every file the plugin needs (their file lists change with the code). */
+const OWN_FOLDERS = ["provider/core/", "provider/definitions/", "sdk/"];
+
+/** Files of these are never loaded before a platform call. */
+const NEVER = ["undici", "@grpc/proto-loader", "protobufjs"];
+
+const PROBE = `
+const { writeFileSync } = require("node:fs");
+process.on("SIGUSR2", () => writeFileSync(process.env.SVC_MODULES_OUT, JSON.stringify(Object.keys(require.cache))));
+`;
+
+interface Loaded {
+  packages: string[];
+  own: string[];
+}
+
+function classify(files: string[]): Loaded {
+  const packages = new Set<string>();
+  const own = new Set<string>();
+  for (const file of files.filter((f) => f.startsWith(repoRoot))) {
+    const inPackage = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
+    if (inPackage) packages.add(inPackage[1]!);
+    else own.add(relative(join(repoRoot, "dist"), file));
+  }
+  return { packages: [...packages].sort(), own: [...own].sort() };
+}
+
+describe("the plugin process's modules before its first Configure", () => {
+  let dir: string;
+  let plugin: ChildProcess;
+  let client: provrpc.ResourceProviderClient;
+  const out = () => join(dir, "modules.json");
+
+  /** The modules the plugin has loaded by now. */
+  async function loadedNow(): Promise<Loaded> {
+    rmSync(out(), { force: true });
+    plugin.kill("SIGUSR2");
+    for (let i = 0; i < 200; i++) {
+      try {
+        return classify(JSON.parse(readFileSync(out(), "utf8")) as string[]);
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+    throw new Error("the plugin did not write its module list");
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "plugin-modules-"));
+    writeFileSync(join(dir, "probe.cjs"), PROBE);
+    plugin = spawn(process.execPath, ["--require", join(dir, "probe.cjs"), join(repoRoot, "dist", "plugin", "main.js")], {
+      env: { ...process.env, SVC_MODULES_OUT: out(), SVC_ENGINE_LOG: "off" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const port = await new Promise<string>((resolve, reject) => {
+      plugin.once("exit", (code) => reject(new Error(`the plugin exited (${code}) before printing its port`)));
+      plugin.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
+    });
+    client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  });
+
+  afterAll(() => {
+    client?.close();
+    plugin?.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("are the expected list, at the port and after Configure", async () => {
+    const atPort = await loadedNow();
+    await new Promise<provproto.ConfigureResponse>((resolve, reject) =>
+      client.configure(
+        configureRequest({ baseUrl: "http://127.0.0.1:9", partnerId: "1", adminSecret: "not-a-real-secret" }),
+        (error: grpc.ServiceError | null, response: provproto.ConfigureResponse) => (error ? reject(error) : resolve(response)),
+      ),
+    );
+    const afterConfigure = await loadedNow();
+    expect(afterConfigure).toEqual(atPort);
+    expect(atPort.packages).toEqual(PACKAGES);
+    const listed = atPort.own.filter((file) => !OWN_FOLDERS.some((folder) => file.startsWith(folder)));
+    expect(listed).toEqual(OWN_MODULES);
+    expect(atPort.packages.filter((name) => NEVER.includes(name))).toEqual([]);
+    // The sdk's HTTP layer is there without undici: the transport requires undici at its first agent.
+    expect(atPort.own).toContain("sdk/transport/undiciParts.js");
+  });
+});
