@@ -39,8 +39,12 @@ export async function buildPlugin(target = outdir) {
     target: ["node22"],
     define: { __SVC_PLUGIN_VERSION__: JSON.stringify(version), __SVC_PLUGIN_DOWNLOAD_URL__: JSON.stringify(pluginDownloadURL) },
     external: PLUGIN_EXTERNALS,
+    // Every start reads and compiles this file, and the package ships it: minified, with functions and classes keeping
+    // their names (stack traces and error names stay readable; the linked source map, not packed, maps the rest).
     minifyWhitespace: true,
     minifySyntax: true,
+    minifyIdentifiers: true,
+    keepNames: true,
     sourcemap: "linked",
     sourcesContent: false,
     legalComments: "eof",
