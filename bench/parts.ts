@@ -1,5 +1,18 @@
 /** The parts of `npm run bench`, by name: a new part is one name here and its file under bench/ (docs/bench.md). */
-export const PARTS = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions", "listing", "takeover", "pluginProcess", "scale", "receivers", "recover"] as const;
+export const PARTS = [
+  "emulator",
+  "sdk",
+  "provider",
+  "reliability",
+  "engineLog",
+  "functions",
+  "listing",
+  "takeover",
+  "pluginProcess",
+  "scale",
+  "receivers",
+  "recover",
+] as const;
 export type Part = (typeof PARTS)[number];
 /** What `npm run bench` runs without --only or --shape; the scale shapes take long and run when asked for. */
 export const DEFAULT_PARTS: Part[] = ["emulator", "sdk", "provider", "reliability", "engineLog", "functions", "receivers", "recover"];
