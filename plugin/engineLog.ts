@@ -57,7 +57,7 @@ type Callback<V> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null
 type Handler<R, V> = (call: { request: R }, callback: Callback<V>) => void;
 
 /**
- * A gRPC handler of a resource operation run as one diagnostics scope of `log` (the server's provider session's):
+ * A gRPC handler of a resource operation run as one diagnostics scope of `log` (the server's provider process's):
  * what it reports is attached to the request's
  * URN, and the answer goes back once the engine has its lines (so they are shown with the step, not after it).
  * Without a sink (no engine address), the handler as it is.

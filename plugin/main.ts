@@ -5,7 +5,7 @@
 import * as nodeModule from "node:module";
 import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
-import { ProviderSession } from "../provider/core/providerSession";
+import { ProviderProcess } from "../provider/core/providerProcess";
 import { exitAfterSettlingOnSigint } from "../provider/core/termination";
 import { DEFINITIONS } from "../provider/definitions";
 import { EngineLog, engineAddressOf } from "./engineLog";
@@ -18,8 +18,8 @@ async function main(): Promise<void> {
   // SVC_ENGINE_LOG=off sends none (the bench's baseline; the events file does not depend on it).
   const engineAddress = engineAddressOf(process.argv.slice(2));
   const diagnostics = engineAddress && process.env.SVC_ENGINE_LOG !== "off" ? new EngineLog(engineAddress) : undefined;
-  // The process's one provider session: what every request of the engine shares (clients, Cancel, diagnostics scope).
-  const session = new ProviderSession();
+  // The process's one provider process: what every request of the engine shares (clients, Cancel, diagnostics scope).
+  const session = new ProviderProcess();
   // The engine's SIGINT means it no longer takes answers: creates in flight delete what they made before the exit.
   exitAfterSettlingOnSigint(session.termination);
   grpcServer.addService(provrpc.ResourceProviderService, new SvcProviderServer(DEFINITIONS, PLUGIN_VERSION, diagnostics, session).service());

@@ -26,7 +26,7 @@ import { type DefinitionHandlers, handlersFor } from "../provider/runtime/handle
 import { FunctionInvoker } from "./invoke";
 import { keyPaths, type PropertyPath, type Props, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
 import type { DiagnosticsSink } from "../provider/core/operationLog";
-import { ProviderSession } from "../provider/core/providerSession";
+import { ProviderProcess } from "../provider/core/providerProcess";
 import { withDiagnostics } from "./engineLog";
 import { packageSchema, typeNameOf, typeToken } from "./schema";
 import { lookupOf, secretSettings, settingsFailures } from "./settings";
@@ -60,7 +60,7 @@ export class SvcProviderServer {
     /** Where operations report retries, recoveries and slow calls (the engine's log service); none in unit tests. */
     private readonly diagnostics?: DiagnosticsSink,
     /** What this server's operations share (clients, Cancel, ledger, diagnostics scope): one per server. */
-    readonly session: ProviderSession = new ProviderSession(),
+    readonly session: ProviderProcess = new ProviderProcess(),
   ) {
     this.invoker = new FunctionInvoker(session);
     for (const definition of definitions) {

@@ -19,7 +19,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { Command, Option } from "commander";
-import { ProviderSession } from "../core/providerSession";
+import { ProviderProcess } from "../core/providerProcess";
 import { HashType } from "../../contract/platform";
 import { stripUserinfo } from "../../contract/urlUserinfo";
 import { resolveConnection, SETTINGS } from "../core/connection";
@@ -115,10 +115,10 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
   const fromFile = await configLookup(options.config);
   const lookup = (key: string) => (overridden.has(key) ? undefined : fromFile(key));
   resolveConnection(undefined, lookup, env); // fails early, naming what is missing (never a value)
-  // This run's provider session: its client of the account, closed once the listing is done.
-  const session = new ProviderSession();
+  // This run's provider process: its client of the account, closed once the listing is done.
+  const session = new ProviderProcess();
   session.configure({ get: lookup }, env);
-  const account = session.connections.accountOf(undefined)!;
+  const account = session.clients.accountOf(undefined)!;
 
   const managed: Managed = options.state
     ? managedBy(parseJsonInput(await readInput(options.state), inputName("--state", options.state)))

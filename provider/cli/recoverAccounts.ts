@@ -1,13 +1,13 @@
 /**
  * Which account each resource of a stack uses, by the provider's own rules (connection.ts): a plugin resource's
  * provider (default or explicit) has the settings as its inputs in the state; a dynamic resource takes stack config,
- * or its `connection` input; the environment is the fallback in both. Each account gets one provider session, whose
+ * or its `connection` input; the environment is the fallback in both. Each account gets one provider process, whose
  * context lists and deletes its objects as the provider does (same clients, retries and timeouts).
  */
 import type { ConnectionInput } from "../core/connectionInput";
 import { type ConfigLookup, ConnectionError, resolveConnection } from "../core/connection";
 import type { OperationContext } from "../core/operationContext";
-import { ProviderSession } from "../core/providerSession";
+import { ProviderProcess } from "../core/providerProcess";
 import type { SvcResource } from "./recoverState";
 
 export interface RecoverAccount {
@@ -55,7 +55,7 @@ export class RecoverAccounts {
       const key = `${connection.baseUrl}#${connection.partnerId}`;
       let account = this.byKey.get(key);
       if (!account) {
-        const session = new ProviderSession();
+        const session = new ProviderProcess();
         session.configure({ get: source.config }, this.env);
         account = {
           key,

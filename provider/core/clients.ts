@@ -1,5 +1,5 @@
 /**
- * One sdk client per connection for the life of the provider session: the engine runs one dynamic provider process
+ * One sdk client per connection for the life of the provider process: the engine runs one dynamic provider process
  * per deployment, so every resource of an `up` shares one session (a handful of session.start calls, not one per
  * resource), one keep-alive connection pool, one limit of requests in flight (`svc:maxConcurrency`) and one backoff
  * when the platform answers 429. Connections resolve against the stack config that `configure` gave.

@@ -1,5 +1,5 @@
 /**
- * What a provider session knows of the objects it manages and of the creates it has in flight: what create recovery
+ * What a provider process knows of the objects it manages and of the creates it has in flight: what create recovery
  * (recovery.ts) needs so that it never adopts an object the stack already records, nor one another create of this
  * process is about to answer with.
  */

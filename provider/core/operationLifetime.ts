@@ -1,6 +1,6 @@
 /**
  * How long the operations of one provider process may run: each its own deadline, all of them until Cancel, and a
- * short grace for the end of a create that was interrupted. Owned by the provider session (providerSession.ts).
+ * short grace for the end of a create that was interrupted. Owned by the provider process (providerProcess.ts).
  */
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Diagnostics of one provider operation (a create, an update, a read...), attached to the resource it is for.
  *
- * The scope is an AsyncLocalStorage of the provider session, entered once per operation by the plugin, not a logger
+ * The scope is an AsyncLocalStorage of the provider process, entered once per operation by the plugin, not a logger
  * passed down to every line: retries and slow calls are reported by the sdk client's event hook, and one client (one
  * connection pool, one concurrency limit) serves every resource of the process; the hook runs in the async context of
  * the request that caused it, so the scope names the right URN even with many operations in flight. Definitions write

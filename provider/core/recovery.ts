@@ -52,7 +52,7 @@ type Plan<T> = RecoverableCreate<T> & Pick<OperationContext, "signal" | "serverN
 
 /**
  * Creates by `plan` within the operation `ctx` (its signal: Cancel or the deadline; its clock: the platform's; its
- * ledger: the managed ids and creates in flight of the provider session).
+ * ledger: the managed ids and creates in flight of the provider process).
  */
 export async function createWithRecovery<T>(ctx: OperationContext, recoverable: RecoverableCreate<T>): Promise<T> {
   const plan: Plan<T> = {

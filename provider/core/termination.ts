@@ -27,7 +27,7 @@ export interface AnsweredCreate {
   remove(signal: AbortSignal): Promise<void>;
 }
 
-/** The creates of one provider session: those in flight, and those answered during the run. */
+/** The creates of one provider process: those in flight, and those answered during the run. */
 export class Termination {
   /** Creates in flight in this process (their end, clean-up included). */
   private readonly creates = new Set<Promise<unknown>>();

@@ -10,14 +10,14 @@ import { type DiffOutcome, diffFields, inputsFromOutputs, keptState } from "../c
 import type { ConnectionInput } from "../core/connectionInput";
 import { PartialCreateError, ProviderError } from "../core/errors";
 import { graceSignal } from "../core/operationLifetime";
-import type { ProviderSession } from "../core/providerSession";
+import type { ProviderProcess } from "../core/providerProcess";
 import { recordEvent } from "../core/telemetry";
 import { fieldsOf, migrateState, type ResourceDefinition } from "../definitions/define";
 
 type Props = Record<string, unknown>;
 
 /** The context of an operation on the account of a resource's (stored or new) connection input. */
-const contextOf = (session: ProviderSession, props: Props | undefined) => session.contextFor(props?.connection as ConnectionInput | undefined);
+const contextOf = (session: ProviderProcess, props: Props | undefined) => session.contextFor(props?.connection as ConnectionInput | undefined);
 
 /** The handlers as their callers see them: the engine's and the wire's plain records in, plain records out. */
 export interface ResourceHandlers {
@@ -41,7 +41,7 @@ export class DefinitionHandlers<I extends Props, S extends Props> implements Res
 
   constructor(
     readonly definition: ResourceDefinition<I, S>,
-    private readonly session: ProviderSession,
+    private readonly session: ProviderProcess,
     private readonly onStackAccountMove: StackAccountMove = "refuse",
   ) {
     this.fields = fieldsOf(definition);
@@ -51,7 +51,7 @@ export class DefinitionHandlers<I extends Props, S extends Props> implements Res
   async check(olds: Props, news: Props): Promise<CheckResult> {
     const result = checkFields(this.fields.shape, news, this.fields.secretInputs);
     this.definition.validate?.(result.inputs, olds ?? {}, result.failures);
-    checkConnection(result, this.session.connections);
+    checkConnection(result, this.session.clients);
     return result;
   }
 
@@ -61,7 +61,7 @@ export class DefinitionHandlers<I extends Props, S extends Props> implements Res
     const { changed, replaces } = diffFields(olds, news, this.fields.inPlace, this.fields.replaces);
     // A resource never follows its connection to another account in place: that would update, with the old id,
     // an object of the new account. An explicit connection that moves replaces; stack config that moves is refused.
-    const moved = accountChange(this.session.connections, olds, news, this.onStackAccountMove);
+    const moved = accountChange(this.session.clients, olds, news, this.onStackAccountMove);
     if (moved) replaces.push("connection");
     const deleteBeforeReplace = replaces.length > 0 && this.definition.deleteBeforeReplace?.(olds, news) === true;
     if (moved && !changed.includes("connection")) changed.push("connection");
@@ -113,7 +113,7 @@ export class DefinitionHandlers<I extends Props, S extends Props> implements Res
 /** The handlers of `definition`, its operations run in `session` (their clients, Cancel, ledger and diagnostics). */
 export function handlersFor<I extends Props, S extends Props>(
   definition: ResourceDefinition<I, S>,
-  session: ProviderSession,
+  session: ProviderProcess,
   onStackAccountMove: StackAccountMove = "refuse",
 ): DefinitionHandlers<I, S> {
   return new DefinitionHandlers(definition, session, onStackAccountMove);
@@ -129,7 +129,7 @@ export function handlersFor<I extends Props, S extends Props>(
  */
 async function createRecordable<I extends Props, S extends Props>(
   definition: ResourceDefinition<I, S>,
-  session: ProviderSession,
+  session: ProviderProcess,
   inputs: I,
 ): Promise<{ id: string; outs: Props }> {
   const { lifetime, termination } = session;

@@ -3,7 +3,7 @@
  * process. This module path (pulumi-svc/provider-runtime) is a stable contract: stacks store shims that require it,
  * so it must keep existing and keep these names (`configure`, and one handler set per resource `kind`) across releases.
  *
- * It is the composition root of the dynamic provider: the process's one provider session (session.ts), the stack
+ * It is the composition root of the dynamic provider: the process's one provider process (session.ts), the stack
  * config it is configured with, and its exit on the engine's SIGINT.
  */
 import { flushCompileCache } from "./compileCache"; // first: what is loaded after it is compiled from the cache

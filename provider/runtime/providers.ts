@@ -1,7 +1,7 @@
 // Generated from the resource definitions by `npm run generate`: do not edit.
 /**
  * The dynamic providers of the runtime, one per resource kind: the names stored shims call, which never change. Each
- * is the handlers of its definition, run in the process's provider session (session.ts).
+ * is the handlers of its definition, run in the process's provider process (session.ts).
  */
 import { RESOURCES } from "../definitions";
 import { DefinitionHandlers } from "./handlers";

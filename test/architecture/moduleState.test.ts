@@ -1,6 +1,6 @@
 /**
  * No module-level mutable state in provider/ or plugin/: what a provider process keeps between operations belongs
- * to its provider session (provider/core/providerSession.ts), made by each entry point and passed down, so a reader
+ * to its provider process (provider/core/providerProcess.ts), made by each entry point and passed down, so a reader
  * follows it by go to definition and a test makes a fresh one instead of resetting a module. The scanner
  * (moduleState.ts) is checked on planted sources below.
  */
@@ -33,7 +33,7 @@ describe("module-level state", () => {
       "const clients = new Map<string, number>();",
       "const cancelled = new AbortController();",
       "const scope = new AsyncLocalStorage<number>();",
-      "const session = new ProviderSession();",
+      "const session = new ProviderProcess();",
       "const answered: string[] = [];",
       "const byName = {} as Record<string, number>;",
       "class Registry { static entries = new Set<string>(); static readonly NAME = 'r'; }",

@@ -2,7 +2,7 @@
  * Module-level mutable state in a source file, found with the TypeScript compiler's parser: what a module keeps
  * between calls outside any object, so that every importer shares it and tests must reset it. Reported, per
  * top-level statement: a `let` or `var`; a `const` made with `new` of a stateful class (Map, Set, WeakMap, WeakSet,
- * AbortController, AsyncLocalStorage, ProviderSession), unless a Map or Set is typed ReadonlyMap or ReadonlySet (a
+ * AbortController, AsyncLocalStorage, ProviderProcess), unless a Map or Set is typed ReadonlyMap or ReadonlySet (a
  * constant table the compiler keeps constant); a `const` that starts as an empty array or object (only useful to
  * fill); and a class's static property that is not `readonly`.
  */
@@ -18,7 +18,7 @@ export interface ModuleState {
   why: string;
 }
 
-const STATEFUL = new Set(["Map", "Set", "WeakMap", "WeakSet", "AbortController", "AsyncLocalStorage", "ProviderSession"]);
+const STATEFUL = new Set(["Map", "Set", "WeakMap", "WeakSet", "AbortController", "AsyncLocalStorage", "ProviderProcess"]);
 const READONLY_TYPES: Record<string, string> = { Map: "ReadonlyMap", Set: "ReadonlySet" };
 
 export function moduleStateOf(file: string, text: string): ModuleState[] {

@@ -14,7 +14,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { EngineLog, engineAddressOf } from "../../plugin/engineLog";
 import { SvcProviderServer } from "../../plugin/server";
 import { type DiagnosticsSink, OperationLog, type Severity } from "../../provider/core/operationLog";
-import { ProviderSession } from "../../provider/core/providerSession";
+import { ProviderProcess } from "../../provider/core/providerProcess";
 import { noteTransportEvent, recordEvent, SLOW_CALL_MS } from "../../provider/core/telemetry";
 import { appToken, DEFINITIONS, httpNotificationTemplate } from "../../provider/definitions";
 import type { ResourceDefinition } from "../../provider/definitions/define";
@@ -52,8 +52,8 @@ describe("diagnostics through the engine's log service", () => {
   let engine: Awaited<ReturnType<typeof fakeEngine>>;
   let engineLog: EngineLog;
   let service: Record<string, (call: unknown, callback: (error: unknown, value?: unknown) => void) => void>;
-  /** The plugin server's provider session (its diagnostics scope and clients). */
-  const session = new ProviderSession();
+  /** The plugin server's provider process (its diagnostics scope and clients). */
+  const session = new ProviderProcess();
   /** A diagnostics scope of its own, for the lines sent without the plugin. */
   const operationLog = new OperationLog();
 

@@ -11,16 +11,16 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { PartialCreateError } from "../../provider/core/errors";
-import type { ProviderSessionOptions } from "../../provider/core/providerSession";
+import type { ProviderProcessOptions } from "../../provider/core/providerProcess";
 import type { ResourceHandlers } from "../../provider/runtime/handlers";
 import { SvcClient } from "../../sdk";
 import { providerRuntime } from "../support/providerRuntime";
 
 const SIGN_SECRET = "cancel-sign-secret-0123456789";
-/** The runtime of the test that runs (a provider session of its own: Cancel and termination end it for good). */
+/** The runtime of the test that runs (a provider process of its own: Cancel and termination end it for good). */
 let runtime = providerRuntime();
-/** A new provider session for what follows (a new process: Cancel undone, nothing answered yet), with `options`. */
-const renew = async (options?: ProviderSessionOptions): Promise<void> => {
+/** A new provider process for what follows (a new process: Cancel undone, nothing answered yet), with `options`. */
+const renew = async (options?: ProviderProcessOptions): Promise<void> => {
   await runtime.session.close();
   runtime = providerRuntime(options);
 };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providerRuntime } from "../support/providerRuntime";
 import { UNKNOWN } from "../../provider/core/unknowns";
 
-/** A provider session of this file's own, with the runtime's handlers. */
+/** A provider process of this file's own, with the runtime's handlers. */
 const { session, appToken: appTokenProvider, httpNotificationTemplate: templateProvider } = providerRuntime();
 
 const PROVIDER = "exports.handler = ...";

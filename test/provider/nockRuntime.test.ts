@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { providerRuntime } from "../support/providerRuntime";
 
-/** A provider session of this file's own, with the runtime's handlers. */
+/** A provider process of this file's own, with the runtime's handlers. */
 const { session: providerSession, appToken: appTokenProvider } = providerRuntime();
 
 const BASE = "https://svc.nock.test";

@@ -13,7 +13,7 @@ import type { FaultConfig } from "../../emulator/middleware/faults";
 import { providerRuntime } from "../support/providerRuntime";
 import { SvcClient } from "../../sdk";
 
-/** A provider session of this file's own, with the runtime's handlers. */
+/** A provider process of this file's own, with the runtime's handlers. */
 const { session, appToken: appTokenProvider, httpNotificationTemplate: templateProvider } = providerRuntime();
 
 describe("create recovery in the provider runtime", () => {

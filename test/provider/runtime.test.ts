@@ -8,7 +8,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { providerRuntime } from "../support/providerRuntime";
 import { SvcClient } from "../../sdk";
 
-/** A provider session of this file's own, with the runtime's handlers. */
+/** A provider process of this file's own, with the runtime's handlers. */
 const { session, appToken: appTokenProvider, httpNotificationTemplate: templateProvider } = providerRuntime();
 
 describe("provider runtime against the emulator", () => {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import type { OperationContext } from "../../provider/core/operationContext";
-import { ProviderSession } from "../../provider/core/providerSession";
+import { ProviderProcess } from "../../provider/core/providerProcess";
 import { fieldsOf, inputsSchema } from "../../provider/definitions/define";
 import { DEFINITIONS } from "../../provider/definitions";
 
@@ -34,7 +34,7 @@ const PROGRAMS: Record<string, Record<string, unknown>> = {
 };
 
 describe("every definition's state has exactly its tables' keys", () => {
-  const session = new ProviderSession();
+  const session = new ProviderProcess();
   let emulator: RunningEmulator;
   let ctx: OperationContext;
 

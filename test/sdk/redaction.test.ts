@@ -13,7 +13,7 @@ import { redact } from "../../sdk/core/redact";
 import { providerRuntime } from "../support/providerRuntime";
 import { apiError, harness, KS } from "./helpers";
 
-/** A provider session of this file's own, with the runtime's handlers. */
+/** A provider process of this file's own, with the runtime's handlers. */
 const { session, appToken: appTokenProvider } = providerRuntime();
 
 let emu: RunningEmulator;

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SvcProviderServer } from "../../plugin/server";
-import { ProviderSession } from "../../provider/core/providerSession";
+import { ProviderProcess } from "../../provider/core/providerProcess";
 import { appToken } from "../../provider/definitions";
 import type { AppTokenInputs, AppTokenOutputs } from "../../provider/definitions/appToken";
 import { migrateState, type ResourceDefinition } from "../../provider/definitions/define";
@@ -66,7 +66,7 @@ describe("state migrations: a state of the previous release previews clean", () 
   /** The program's inputs, unchanged across the upgrade, as the next release checks them (purpose defaulted). */
   let news: Record<string, unknown>;
 
-  const session = new ProviderSession();
+  const session = new ProviderProcess();
 
   beforeAll(async () => {
     emulator = await startEmulator({ quiet: true });

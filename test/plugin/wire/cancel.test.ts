@@ -13,7 +13,7 @@ import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
 import { SvcProviderServer } from "../../../plugin/server";
-import { ProviderSession } from "../../../provider/core/providerSession";
+import { ProviderProcess } from "../../../provider/core/providerProcess";
 import { DEFINITIONS } from "../../../provider/definitions";
 import { SvcClient } from "../../../sdk";
 
@@ -50,8 +50,8 @@ describe("Cancel at the wire of the plugin", () => {
   let server: SvcProviderServer;
   /** Every server of the test (a plugin process each), closed after it. */
   const servers: SvcProviderServer[] = [];
-  /** A plugin server (its own provider session: `session`), configured for the emulator's account. */
-  const configuredServer = async (session?: ProviderSession, extra: Record<string, string> = {}): Promise<SvcProviderServer> => {
+  /** A plugin server (its own provider process: `session`), configured for the emulator's account. */
+  const configuredServer = async (session?: ProviderProcess, extra: Record<string, string> = {}): Promise<SvcProviderServer> => {
     const made = new SvcProviderServer(DEFINITIONS, "0.0.0-test", undefined, session);
     servers.push(made);
     const args = { baseUrl: emulator.baseUrl, partnerId: String(emulator.partnerId), adminSecret: emulator.adminSecret, ...extra };
@@ -119,7 +119,7 @@ describe("Cancel at the wire of the plugin", () => {
   });
 
   it("a Create past the operation deadline after the platform committed: ErrorResourceInitFailed with the id, the properties and the token as a secret", async () => {
-    server = await configuredServer(new ProviderSession({ operationDeadlineMs: 1_500 }));
+    server = await configuredServer(new ProviderProcess({ operationDeadlineMs: 1_500 }));
     emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: "/appToken/action/add" });
     const { error } = await unary(
       server,

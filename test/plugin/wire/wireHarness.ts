@@ -72,7 +72,7 @@ export interface WireHarness {
   apiCalls(): Record<string, number>;
   resetApiCalls(): void;
   /**
-   * A new plugin server (and client) on the same emulator, with a provider session of its own (the old one closed:
+   * A new plugin server (and client) on the same emulator, with a provider process of its own (the old one closed:
    * configuration, clients, a Cancel): what the engine's next command gets, a new plugin process.
    */
   restartPlugin(): Promise<void>;
@@ -126,7 +126,7 @@ export async function startWire(options: WireOptions = {}): Promise<WireHarness>
   return harness;
 }
 
-/** The plugin's server and a client of it; stop() also closes the clients of the server's provider session. */
+/** The plugin's server and a client of it; stop() also closes the clients of the server's provider process. */
 async function startPlugin(definitions: readonly ResourceDefinition[]) {
   const server = new SvcProviderServer(definitions, WIRE_PLUGIN_VERSION);
   const grpcServer = new grpc.Server();

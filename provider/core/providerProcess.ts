@@ -17,21 +17,21 @@ import { OperationLog } from "./operationLog";
 import { noteTransportEvent } from "./telemetry";
 import { Termination } from "./termination";
 
-export interface ProviderSessionOptions {
+export interface ProviderProcessOptions {
   /** The deadline of each operation (default OPERATION_DEADLINE_MS; tests give a short one). */
   operationDeadlineMs?: number;
 }
 
-export class ProviderSession {
+export class ProviderProcess {
   readonly diagnostics = new OperationLog();
   readonly lifetime: OperationLifetime;
-  readonly connections: ClientCache;
+  readonly clients: ClientCache;
   readonly ledger = new CreateLedger();
   readonly termination: Termination;
 
-  constructor(options: ProviderSessionOptions = {}) {
+  constructor(options: ProviderProcessOptions = {}) {
     this.lifetime = new OperationLifetime(options.operationDeadlineMs);
-    this.connections = new ClientCache({
+    this.clients = new ClientCache({
       callTimeoutMs: this.lifetime.deadlineMs,
       onEvent: (event) => noteTransportEvent(this.diagnostics, event),
     });
@@ -44,7 +44,7 @@ export class ProviderSession {
 
   /** The stack config (the dynamic provider's configure(req), the plugin's Configure) and the environment. */
   configure(config: { get(key: string): string | undefined }, env: NodeJS.ProcessEnv = process.env): void {
-    this.connections.configure(config, env);
+    this.clients.configure(config, env);
   }
 
   /**
@@ -52,23 +52,23 @@ export class ProviderSession {
    * `signal` (by default the operation's deadline or Cancel).
    */
   contextFor(connection: ConnectionInput | undefined, signal: AbortSignal = this.lifetime.signal()): OperationContext {
-    const client = this.connections.clientFor(connection);
+    const client = this.clients.clientFor(connection);
     return {
       client,
       signal,
-      serverNowMs: () => this.connections.serverNowMs(client),
+      serverNowMs: () => this.clients.serverNowMs(client),
       log: this.diagnostics.diagnose,
       // The client's own account: the connection was resolved once, for the client.
       accountName: accountName(client),
       ledger: this.ledger,
-      requestTimeoutMs: this.connections.requestTimeoutMs(client),
+      requestTimeoutMs: this.clients.requestTimeoutMs(client),
       interruption: this.lifetime,
     };
   }
 
   /** The account `connection` reaches, as a message names it: partner and host, never a URL's userinfo. */
   accountNameOf(connection: ConnectionInput | undefined): string {
-    const account = this.connections.accountOf(connection);
+    const account = this.clients.accountOf(connection);
     return account ? accountName(account) : "the configured account";
   }
 
@@ -79,7 +79,7 @@ export class ProviderSession {
 
   /** Closes the session's clients (a test's end; a process that exits need not). */
   close(): Promise<void> {
-    return this.connections.close();
+    return this.clients.close();
   }
 }
 
