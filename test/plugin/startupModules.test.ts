@@ -37,6 +37,8 @@ const OWN_MODULES = [
   "plugin/schema.js",
   "plugin/server.js",
   "plugin/settings.js",
+  "provider/generated/fieldTable.js",
+  "provider/runtime/handlers.js",
 ];
 
 /** Loaded by then from the folders whose every file the plugin needs (their file lists change with the code). */
