@@ -19,7 +19,7 @@ type Provider struct {
 	AdminSecret pulumi.StringPtrOutput `pulumi:"adminSecret"`
 	// The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
 	AppToken pulumi.StringPtrOutput `pulumi:"appToken"`
-	// The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
+	// The hash type of that app token: SHA1, SHA256, SHA512, MD5. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
 	AppTokenHashType pulumi.StringPtrOutput `pulumi:"appTokenHashType"`
 	// The id of an app token to authenticate with, instead of the admin secret. Stack config `svc:appTokenId`, or the environment variable SVC_APP_TOKEN_ID.
 	AppTokenId pulumi.StringPtrOutput `pulumi:"appTokenId"`
@@ -67,7 +67,7 @@ type providerArgs struct {
 	AllowInsecureHttp *bool `pulumi:"allowInsecureHttp"`
 	// The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
 	AppToken *string `pulumi:"appToken"`
-	// The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
+	// The hash type of that app token: SHA1, SHA256, SHA512, MD5. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
 	AppTokenHashType *string `pulumi:"appTokenHashType"`
 	// The id of an app token to authenticate with, instead of the admin secret. Stack config `svc:appTokenId`, or the environment variable SVC_APP_TOKEN_ID.
 	AppTokenId *string `pulumi:"appTokenId"`
@@ -91,7 +91,7 @@ type ProviderArgs struct {
 	AllowInsecureHttp pulumi.BoolPtrInput
 	// The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
 	AppToken pulumi.StringPtrInput
-	// The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
+	// The hash type of that app token: SHA1, SHA256, SHA512, MD5. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
 	AppTokenHashType pulumi.StringPtrInput
 	// The id of an app token to authenticate with, instead of the admin secret. Stack config `svc:appTokenId`, or the environment variable SVC_APP_TOKEN_ID.
 	AppTokenId pulumi.StringPtrInput
@@ -154,7 +154,7 @@ func (o ProviderOutput) AppToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.AppToken }).(pulumi.StringPtrOutput)
 }
 
-// The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
+// The hash type of that app token: SHA1, SHA256, SHA512, MD5. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
 func (o ProviderOutput) AppTokenHashType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.AppTokenHashType }).(pulumi.StringPtrOutput)
 }

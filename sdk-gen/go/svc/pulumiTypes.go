@@ -123,7 +123,7 @@ type Connection struct {
 	AllowInsecureHttp *bool `pulumi:"allowInsecureHttp"`
 	// The value of that app token.
 	AppToken *string `pulumi:"appToken"`
-	// The hash type of that app token: SHA1, SHA256 or SHA512.
+	// The hash type of that app token: SHA1, SHA256, SHA512, MD5.
 	AppTokenHashType *string `pulumi:"appTokenHashType"`
 	// The id of an app token to authenticate with, instead of the admin secret.
 	AppTokenId *string `pulumi:"appTokenId"`
@@ -156,7 +156,7 @@ type ConnectionArgs struct {
 	AllowInsecureHttp pulumi.BoolPtrInput `pulumi:"allowInsecureHttp"`
 	// The value of that app token.
 	AppToken pulumi.StringPtrInput `pulumi:"appToken"`
-	// The hash type of that app token: SHA1, SHA256 or SHA512.
+	// The hash type of that app token: SHA1, SHA256, SHA512, MD5.
 	AppTokenHashType pulumi.StringPtrInput `pulumi:"appTokenHashType"`
 	// The id of an app token to authenticate with, instead of the admin secret.
 	AppTokenId pulumi.StringPtrInput `pulumi:"appTokenId"`
@@ -263,7 +263,7 @@ func (o ConnectionOutput) AppToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Connection) *string { return v.AppToken }).(pulumi.StringPtrOutput)
 }
 
-// The hash type of that app token: SHA1, SHA256 or SHA512.
+// The hash type of that app token: SHA1, SHA256, SHA512, MD5.
 func (o ConnectionOutput) AppTokenHashType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Connection) *string { return v.AppTokenHashType }).(pulumi.StringPtrOutput)
 }
@@ -347,7 +347,7 @@ func (o ConnectionPtrOutput) AppToken() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// The hash type of that app token: SHA1, SHA256 or SHA512.
+// The hash type of that app token: SHA1, SHA256, SHA512, MD5.
 func (o ConnectionPtrOutput) AppTokenHashType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Connection) *string {
 		if v == nil {

@@ -186,7 +186,7 @@ class Connection(dict):
         :param _builtins.str admin_secret: The account's admin secret (pipelines should prefer an app token).
         :param _builtins.bool allow_insecure_http: Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set.
         :param _builtins.str app_token: The value of that app token.
-        :param _builtins.str app_token_hash_type: The hash type of that app token: SHA1, SHA256 or SHA512.
+        :param _builtins.str app_token_hash_type: The hash type of that app token: SHA1, SHA256, SHA512, MD5.
         :param _builtins.str app_token_id: The id of an app token to authenticate with, instead of the admin secret.
         :param _builtins.str base_url: The platform's api_v3 root, e.g. https://api.example.com/api_v3 (or the emulator's).
         :param _builtins.str ks: A ready session string, instead of other credentials.
@@ -240,7 +240,7 @@ class Connection(dict):
     @pulumi.getter(name="appTokenHashType")
     def app_token_hash_type(self) -> Optional[_builtins.str]:
         """
-        The hash type of that app token: SHA1, SHA256 or SHA512.
+        The hash type of that app token: SHA1, SHA256, SHA512, MD5.
         """
         return pulumi.get(self, "app_token_hash_type")
 

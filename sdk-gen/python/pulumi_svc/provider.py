@@ -35,7 +35,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] admin_secret: The account's admin secret (pipelines should prefer an app token). Stack config `svc:adminSecret`, or the environment variable SVC_ADMIN_SECRET.
         :param pulumi.Input[_builtins.bool] allow_insecure_http: Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
         :param pulumi.Input[_builtins.str] app_token: The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
-        :param pulumi.Input[_builtins.str] app_token_hash_type: The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
+        :param pulumi.Input[_builtins.str] app_token_hash_type: The hash type of that app token: SHA1, SHA256, SHA512, MD5. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
         :param pulumi.Input[_builtins.str] app_token_id: The id of an app token to authenticate with, instead of the admin secret. Stack config `svc:appTokenId`, or the environment variable SVC_APP_TOKEN_ID.
         :param pulumi.Input[_builtins.str] base_url: The platform's api_v3 root, e.g. https://api.example.com/api_v3 (or the emulator's). Stack config `svc:baseUrl`, or the environment variable SVC_BASE_URL.
         :param pulumi.Input[_builtins.str] ks: A ready session string, instead of other credentials. Stack config `svc:ks`, or the environment variable SVC_KS.
@@ -104,7 +104,7 @@ class ProviderArgs:
     @pulumi.getter(name="appTokenHashType")
     def app_token_hash_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
+        The hash type of that app token: SHA1, SHA256, SHA512, MD5. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
         """
         return pulumi.get(self, "app_token_hash_type")
 
@@ -210,7 +210,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] admin_secret: The account's admin secret (pipelines should prefer an app token). Stack config `svc:adminSecret`, or the environment variable SVC_ADMIN_SECRET.
         :param pulumi.Input[_builtins.bool] allow_insecure_http: Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
         :param pulumi.Input[_builtins.str] app_token: The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
-        :param pulumi.Input[_builtins.str] app_token_hash_type: The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
+        :param pulumi.Input[_builtins.str] app_token_hash_type: The hash type of that app token: SHA1, SHA256, SHA512, MD5. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
         :param pulumi.Input[_builtins.str] app_token_id: The id of an app token to authenticate with, instead of the admin secret. Stack config `svc:appTokenId`, or the environment variable SVC_APP_TOKEN_ID.
         :param pulumi.Input[_builtins.str] base_url: The platform's api_v3 root, e.g. https://api.example.com/api_v3 (or the emulator's). Stack config `svc:baseUrl`, or the environment variable SVC_BASE_URL.
         :param pulumi.Input[_builtins.str] ks: A ready session string, instead of other credentials. Stack config `svc:ks`, or the environment variable SVC_KS.
@@ -299,7 +299,7 @@ class Provider(pulumi.ProviderResource):
     @pulumi.getter(name="appTokenHashType")
     def app_token_hash_type(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
+        The hash type of that app token: SHA1, SHA256, SHA512, MD5. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
         """
         return pulumi.get(self, "app_token_hash_type")
 

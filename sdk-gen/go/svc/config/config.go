@@ -50,7 +50,7 @@ func GetAppToken(ctx *pulumi.Context) string {
 	return value
 }
 
-// The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
+// The hash type of that app token: SHA1, SHA256, SHA512, MD5. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
 func GetAppTokenHashType(ctx *pulumi.Context) string {
 	v, err := config.Try(ctx, "svc:appTokenHashType")
 	if err == nil {

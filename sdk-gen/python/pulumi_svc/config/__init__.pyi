@@ -31,7 +31,7 @@ The value of that app token. Stack config `svc:appToken`, or the environment var
 
 appTokenHashType: Optional[str]
 """
-The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
+The hash type of that app token: SHA1, SHA256, SHA512, MD5. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
 """
 
 appTokenId: Optional[str]

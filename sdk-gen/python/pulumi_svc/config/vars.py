@@ -44,7 +44,7 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def app_token_hash_type(self) -> Optional[str]:
         """
-        The hash type of that app token: SHA1, SHA256 or SHA512. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
+        The hash type of that app token: SHA1, SHA256, SHA512, MD5. Stack config `svc:appTokenHashType`, or the environment variable SVC_APP_TOKEN_HASH_TYPE.
         """
         return __config__.get('appTokenHashType') or _utilities.get_env('SVC_APP_TOKEN_HASH_TYPE')
 
