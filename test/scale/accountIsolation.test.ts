@@ -78,7 +78,7 @@ describe("accounts are isolated from each other in one provider process", () => 
 
   it("a 429 storm on one account does not pause the others", async () => {
     // After Cancel, a create looks for what it made until its request's timeout: short here, so the held ones end soon.
-    useConfig({ "svc:requestTimeoutMs": "5000" });
+    useConfig({ "svc:requestTimeoutMs": "3000" });
     const [stormed, calm1, calm2] = newAccounts(3) as [Account, Account, Account];
     // Every call of the stormed account is answered 429 with a long Retry-After: its client pauses.
     aim(stormed.partnerId, { throttleRate: 1, retryAfterSeconds: 600 });
@@ -97,7 +97,7 @@ describe("accounts are isolated from each other in one provider process", () => 
 
   it("a slow account does not hold the others' creates", { timeout: 60_000 }, async () => {
     // Longer than the test's creates take, shorter than the slow answers: the held creates look until then after Cancel.
-    useConfig({ "svc:requestTimeoutMs": "20000" });
+    useConfig({ "svc:requestTimeoutMs": "8000" });
     const [slow, fast] = newAccounts(2) as [Account, Account];
     // Each of the slow account's creates is answered 60 s late (its session starts at once): its slots are all taken.
     aim(slow.partnerId, { slowRate: 1, slowMs: 60_000, pathIncludes: "/appToken/action/add" });
@@ -115,7 +115,7 @@ describe("accounts are isolated from each other in one provider process", () => 
   });
 
   it("a create recovering in one account does not wait for a held create of equal fields in another account", async () => {
-    useConfig({ "svc:requestTimeoutMs": "5000" });
+    useConfig({ "svc:requestTimeoutMs": "3000" });
     const [stormed, other] = newAccounts(2) as [Account, Account];
     // The same declaration in two accounts (a reseller's "deploy pipeline" token in each): one account is held back
     // by a 429 storm while the other's create loses its answer after the platform made the token.
