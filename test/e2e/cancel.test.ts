@@ -51,9 +51,8 @@ describe.each(PROVIDER_KINDS)("an interrupted up (%s provider)", (provider) => {
   const events = (run = "sigint") => join(p.tmp, `provider-events-${run}.jsonl`);
 
   beforeAll(async () => {
-    p = await platformStack({ stackName, provider });
-    // A create cut while its request is in flight is looked for until the request's timeout: a short one keeps it short.
-    await p.stack.setConfig("svc:requestTimeoutMs", { value: "3000" });
+    // A request cut by the interruption may still commit until its timeout: a short one keeps the wait for it short.
+    p = await platformStack({ stackName, provider, requestTimeoutMs: 3000 });
   }, 120_000);
   afterAll(async () => {
     await p?.close();

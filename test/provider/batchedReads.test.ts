@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator";
 import { SvcClient } from "../../sdk";
-import { providerRuntime } from "../support/providerRuntime";
+import { configureForEmulator, providerRuntime } from "../support/providerRuntime";
 
 const { session, appToken, httpNotificationTemplate } = providerRuntime();
 
@@ -18,12 +18,7 @@ describe("the dynamic provider's batched reads", () => {
   beforeAll(async () => {
     emulator = await startEmulator({ quiet: true });
     admin = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
-    const values: Record<string, string> = {
-      "svc:baseUrl": emulator.baseUrl,
-      "svc:partnerId": String(emulator.partnerId),
-      "svc:adminSecret": emulator.adminSecret,
-    };
-    session.configure({ get: (key) => values[key] });
+    configureForEmulator(session, emulator);
     for (let k = 0; k < 4; k++) {
       const token = await appToken.check({}, { description: `batched ${k}` });
       made.push({ provider: appToken, ...(await appToken.create(token.inputs)) });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { PartialCreateError } from "../../provider/core/errors";
-import { providerRuntime } from "../support/providerRuntime";
+import { configureForEmulator, providerRuntime } from "../support/providerRuntime";
 import { EventNotificationTemplates, SvcApiError, SvcClient } from "../../sdk";
 
 const { session, emailNotificationTemplate: provider } = providerRuntime();
@@ -30,12 +30,7 @@ describe("EmailNotificationTemplate in the provider runtime", () => {
   beforeAll(async () => {
     emulator = await startEmulator({ quiet: true });
     admin = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
-    const values: Record<string, string> = {
-      "svc:baseUrl": emulator.baseUrl,
-      "svc:partnerId": String(emulator.partnerId),
-      "svc:adminSecret": emulator.adminSecret,
-    };
-    session.configure({ get: (key) => values[key] });
+    configureForEmulator(session, emulator);
   });
   afterAll(async () => {
     await session.close();

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { providerRuntime } from "../support/providerRuntime";
+import { configureForEmulator, providerRuntime } from "../support/providerRuntime";
 import { SvcClient } from "../../sdk";
 
 /** A provider process of this file's own, with the runtime's handlers. */
@@ -18,12 +18,7 @@ describe("provider runtime against the emulator", () => {
   beforeAll(async () => {
     emulator = await startEmulator({ quiet: true });
     admin = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
-    const values: Record<string, string> = {
-      "svc:baseUrl": emulator.baseUrl,
-      "svc:partnerId": String(emulator.partnerId),
-      "svc:adminSecret": emulator.adminSecret,
-    };
-    session.configure({ get: (key) => values[key] });
+    configureForEmulator(session, emulator);
   });
   afterEach(() => emulator.ctx.stats.reset());
   afterAll(async () => {

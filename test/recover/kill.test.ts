@@ -93,9 +93,8 @@ describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (
   let serial = 0;
 
   beforeAll(async () => {
-    p = await platformStack({ stackName, provider });
-    // A request of a dead run may still commit until its timeout: a short one keeps recover's wait short.
-    await p.stack.setConfig("svc:requestTimeoutMs", { value: "3000" });
+    // A request cut by the interruption may still commit until its timeout: a short one keeps the wait for it short.
+    p = await platformStack({ stackName, provider, requestTimeoutMs: 3000 });
   }, 120_000);
   afterAll(async () => {
     await p?.close();

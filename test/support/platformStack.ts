@@ -48,7 +48,11 @@ export type ProviderKind = "dynamic" | "plugin";
 export const PROVIDER_KINDS: readonly ProviderKind[] = ["dynamic", "plugin"];
 export const pluginDir = join(repoRoot, "dist", "pulumi-resource-svc");
 
-export async function platformStack(options: TestStackOptions & { provider?: ProviderKind } = {}): Promise<PlatformStack> {
+/**
+ * `requestTimeoutMs`: the stack's svc:requestTimeoutMs. A create cut while its request is in flight (Cancel, a kill) is
+ * looked for until that timeout: the interruption tests set a short one.
+ */
+export async function platformStack(options: TestStackOptions & { provider?: ProviderKind; requestTimeoutMs?: number } = {}): Promise<PlatformStack> {
   const emulator = await startEmulator({ quiet: true, delivery: { maxAttempts: 3, initialDelayMs: 20 } } as Parameters<typeof startEmulator>[0]);
   const t = await newTestStack(platformProgram, { copyProgram: true, ...options });
   // Every account, token value and signing secret the emulator holds when the stack closes is searched for.
@@ -64,6 +68,7 @@ export async function platformStack(options: TestStackOptions & { provider?: Pro
     "svc:partnerId": { value: String(emulator.partnerId) },
     "svc:adminSecret": { value: emulator.adminSecret, secret: true },
     signSecret: { value: SIGN_SECRET, secret: true },
+    ...(options.requestTimeoutMs === undefined ? {} : { "svc:requestTimeoutMs": { value: String(options.requestTimeoutMs) } }),
   });
   const client = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
   const control = async (path: string, body?: unknown) => {

@@ -14,6 +14,16 @@ export interface ProviderRuntime {
   emailNotificationTemplate: ResourceHandlers;
 }
 
+/** Configures `session` as a stack whose config names the emulator's seeded account (baseUrl, partnerId, admin secret). */
+export function configureForEmulator(session: ProviderProcess, emulator: { baseUrl: string; partnerId: number; adminSecret: string }): void {
+  const values: Record<string, string> = {
+    "svc:baseUrl": emulator.baseUrl,
+    "svc:partnerId": String(emulator.partnerId),
+    "svc:adminSecret": emulator.adminSecret,
+  };
+  session.configure({ get: (key) => values[key] });
+}
+
 export function providerRuntime(options?: ProviderProcessOptions): ProviderRuntime {
   const session = new ProviderProcess(options);
   return {
