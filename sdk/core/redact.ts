@@ -39,8 +39,9 @@ const MIN_SECRET_LENGTH = 6;
 const PATTERNS: RegExp[] = [
   // v2 session strings start with base64url("v2|") = "djJ8"; v1 ks strings are long base64.
   /djJ8[A-Za-z0-9_\-+/=]{8,}/g,
-  // form or query parameters that carry secrets.
-  /((?:^|[&?\s])(?:\d+:)?(?:\w+(?:%5B|\[))?(?:ks|secret|token|tokenHash|signSecret|adminSecret)(?:%5D|\])?=)[^&\s"']*/gi,
+  // form or query parameters that carry secrets, wherever a message quotes them: after a start, a separator, white
+  // space, a quote or a bracket (`"ks=…"`, `(secret=…)`, `[token=…]`, `,ks=…`).
+  /((?:^|[&?\s"'`([{<,;])(?:\d+:)?(?:\w+(?:%5B|\[))?(?:ks|secret|token|tokenHash|signSecret|adminSecret)(?:%5D|\])?=)[^&\s"']*/gi,
   // JSON properties that carry secrets.
   /("(?:ks|secret|token|tokenHash|signSecret|adminSecret|appToken|authorization)"\s*:\s*")[^"]*/gi,
   // Authorization header values (the scheme word, when there is one, is followed by white space: one \s run only).

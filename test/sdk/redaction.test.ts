@@ -177,4 +177,26 @@ describe("redaction of what the server echoes", () => {
     expect(out).toContain("id=0_a");
     expect(out).toContain("appToken[hashType]=SHA256");
   });
+
+  it("redact() removes a secret parameter a message quotes or brackets", () => {
+    const quoted = [
+      `"ks=${KS}"`,
+      `'secret=hunter22'`,
+      `(adminSecret=hunter22)`,
+      `[token=hunter22]`,
+      `{ks=${KS}}`,
+      `<ks=${KS}>`,
+      `a,ks=${KS}`,
+      `a;secret=hunter22`,
+      `\`ks=${KS}\``,
+    ];
+    for (const text of quoted) {
+      const out = redact(`the platform refused ${text} here`);
+      expectClean([out], [KS, "hunter22"]);
+      expect(out).toContain("[REDACTED]");
+      expect(out).toContain("the platform refused");
+    }
+    // A word that merely ends in a secret's name is not a parameter.
+    expect(redact("mask=1 desk=2")).toBe("mask=1 desk=2");
+  });
 });
