@@ -13,8 +13,19 @@ import { graceSignal } from "../core/operationLifetime";
 import type { ProviderProcess } from "../core/providerProcess";
 import { recordEvent } from "../core/telemetry";
 import { fieldsOf, migrateState, type ResourceDefinition } from "../definitions/define";
+import { registerSecret } from "../../sdk/core/redact";
 
 type Props = Record<string, unknown>;
+
+/** The connection's secret (the admin secret) is registered by the sdk's session source; its other fields are not secret. */
+const CONNECTION_KEY = "connection";
+
+/** Every text inside a secret input's value, at any depth (a list or map of secrets included). */
+function registerSecretTexts(value: unknown): void {
+  if (typeof value === "string") registerSecret(value);
+  else if (Array.isArray(value)) for (const item of value) registerSecretTexts(item);
+  else if (value !== null && typeof value === "object") for (const item of Object.values(value)) registerSecretTexts(item);
+}
 
 /** The context of an operation on the account of a resource's (stored or new) connection input. */
 const contextOf = (session: ProviderProcess, props: Props | undefined) => session.contextFor(props?.connection as ConnectionInput | undefined);
@@ -96,8 +107,13 @@ export class DefinitionHandlers<I extends Props, S extends Props> implements Res
     await this.definition.delete(contextOf(this.session, olds), id, olds);
   }
 
-  /** The inputs of a create or update: the engine (or the plugin, which checks them again) hands back check's output. */
+  /**
+   * The inputs of a create or update: the engine (or the plugin, which checks them again) hands back check's output.
+   * Their secret fields' values are registered with the sdk's redaction first, so a platform error that quotes one
+   * ("invalid signing secret <value>") is cleaned like one quoting a ks.
+   */
   private checked(inputs: Props): I {
+    for (const key of this.fields.secretInputs) if (key !== CONNECTION_KEY) registerSecretTexts(inputs[key]);
     return inputs as I;
   }
 

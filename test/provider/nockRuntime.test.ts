@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { providerRuntime } from "../support/providerRuntime";
 
 /** A provider process of this file's own, with the runtime's handlers. */
-const { session: providerSession, appToken: appTokenProvider } = providerRuntime();
+const { session: providerSession, appToken: appTokenProvider, httpNotificationTemplate: httpTemplateProvider } = providerRuntime();
 
 const BASE = "https://svc.nock.test";
 const ADMIN_SECRET = "nock-admin-secret-value";
@@ -95,5 +95,23 @@ describe("provider runtime over nock", () => {
     expect(error).toMatchObject({ code: "SERVICE_FORBIDDEN" });
     expect(String(error.message)).not.toContain(KS);
     expect(JSON.stringify(error)).not.toContain(ADMIN_SECRET);
+  });
+
+  it("a platform error that quotes a secret input (the signing secret) does not carry it", async () => {
+    const signSecret = "quoted-signing-secret words";
+    session();
+    nock(BASE)
+      .post("/api_v3/service/eventnotification_eventnotificationtemplate/action/update")
+      .reply(200, { code: "INVALID_SIGN_SECRET", message: `signing secret ${signSecret} refused`, objectType: "SvcAPIException", args: { VALUE: signSecret } });
+    const olds = { templateId: "2001", name: "hooks", url: "https://hooks.example.com/a", signSecret: "old-signing-secret-value", active: true };
+    const news = { ...olds, signSecret };
+    const error = (await httpTemplateProvider.update("2001", olds, news).then(
+      () => new Error("update should have failed"),
+      (e: unknown) => e,
+    )) as Error & { code?: string };
+    expect(error).toMatchObject({ code: "INVALID_SIGN_SECRET" });
+    expect(error.message).toContain("refused");
+    expect(error.message).not.toContain(signSecret);
+    expect(JSON.stringify(error)).not.toContain(signSecret);
   });
 });
