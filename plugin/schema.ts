@@ -11,13 +11,9 @@ import type { ArgumentField, FunctionDefinition } from "../provider/definitions/
 import { enumValues, SCHEMA_TYPES, type SchemaType, type SchemaTypeName } from "../provider/definitions/schemaTypes";
 import { examplesBlock } from "./examples";
 import { PLUGIN_DOWNLOAD_URL } from "../provider/core/pluginRelease";
+import { PACKAGE, typeToken } from "../provider/resources/typeToken";
 
-export const PACKAGE = "svc";
-export const CONNECTION_TYPE = `${PACKAGE}:index:Connection`;
-
-export const typeToken = (type: string): string => `${PACKAGE}:index:${type}`;
-/** The type name a type token names (`AppToken` of `svc:index:AppToken`); undefined for another package's token. */
-export const typeNameOf = (token: string): string | undefined => (token.startsWith(`${PACKAGE}:index:`) ? token.slice(`${PACKAGE}:index:`.length) : undefined);
+export const CONNECTION_TYPE = typeToken("Connection");
 
 interface PropertySpec {
   type?: string;

@@ -5,6 +5,7 @@
  * by its `__provider` input, the fixed shim text that names the provider-runtime kind it calls.
  */
 import { FIELD_TABLE, isResourceType, type ResourceType } from "../provider/generated/fieldTable";
+import { parseTypeToken } from "../provider/resources/typeToken";
 
 /** The svc types: the generated field table's rows, one per resource definition. */
 export const SVC_TYPES = Object.keys(FIELD_TABLE) as ResourceType[];
@@ -15,8 +16,8 @@ const KINDS: ReadonlyMap<string, SvcType> = new Map(SVC_TYPES.map((type) => [FIE
 
 /** The svc type of a resource, or undefined for any other resource. */
 export function svcTypeOf(type: string, props: Record<string, unknown>): SvcType | undefined {
-  const token = /^(?:svc:index|pulumi-nodejs:dynamic\/svc):([A-Za-z]+)$/.exec(type);
-  if (token) return isResourceType(token[1]!) ? token[1] : undefined;
+  const token = parseTypeToken(type);
+  if (token) return isResourceType(token.type) ? token.type : undefined;
   if (type === "pulumi-nodejs:dynamic:Resource" && typeof props.__provider === "string" && props.__provider.includes("pulumi-svc/provider-runtime")) {
     const kind = /const \{ configure, (\w+): provider \}/.exec(props.__provider)?.[1];
     return kind ? KINDS.get(kind) : undefined;

@@ -108,10 +108,10 @@ ${importsOf(layout, file, [
   ["type * as pulumi", "@pulumi/pulumi", "package"],
   ["type { RESOURCES }", layout.registry, "source"],
   ["type { ConnectionArgs }", `${RESOURCES_DIR}/connectionArgs.ts`, "source"],
-  ["{ DefinedResource, type DefinitionOutputs }", `${RESOURCES_DIR}/definedResource.ts`, "source"],
+  ["{ DefinedResource, type DefinitionOutputs, isResourceOfType }", `${RESOURCES_DIR}/definedResource.ts`, "source"],
   ["{ FIELD_TABLE }", FIELD_TABLE_FILE, "out"],
   ...(objectTypes.length > 0 ? [[`type { ${objectTypes.join(", ")} }`, INPUT_TYPES_FILE, "out"] as [string, string, Where]] : []),
-  ["{ dynamicTypeToken, isResourceOfType }", `${RESOURCES_DIR}/typeToken.ts`, "source"],
+  ["{ dynamicTypeToken }", `${RESOURCES_DIR}/typeToken.ts`, "source"],
 ])}
 /** The inputs of ${article(type)} ${type}, from its definition's input schemas. */
 export type ${args} = ${objectBody(argsProperties(definition.inputs))};
@@ -186,7 +186,7 @@ ${importedType}/** The outputs, typed from the definition's state (declaration m
 export interface ${type} extends ${outputsType(type)} {}
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only declares the outputs the engine sets
 export class ${type} extends NativeResource {
-  static readonly __pulumiType = nativeTypeToken(${JSON.stringify(type)});
+  static readonly __pulumiType = typeToken(${JSON.stringify(type)});
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts: pulumi.CustomResourceOptions = {}): ${type} {
     return new ${type}(name, ${shape.emptyArgs("{}")}, { ...opts, id });
   }
@@ -206,7 +206,8 @@ ${importsOf(layout, file, [
   ["type { DefinitionOutputs }", `${RESOURCES_DIR}/definedResource.ts`, "source"],
   [`type { ${argsTypes.join(", ")} }`, RESOURCES_INDEX, "out"],
   ["{ FIELD_TABLE }", FIELD_TABLE_FILE, "out"],
-  ["{ NativeResource, nativeTypeToken }", `${RESOURCES_DIR}/nativeResource.ts`, "source"],
+  ["{ NativeResource }", `${RESOURCES_DIR}/nativeResource.ts`, "source"],
+  ["{ typeToken }", `${RESOURCES_DIR}/typeToken.ts`, "source"],
 ])}
 export type { ${argsTypes.join(", ")} };
 ${classes.join("")}

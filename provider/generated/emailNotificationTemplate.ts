@@ -5,10 +5,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { RESOURCES } from "../definitions";
 import type { ConnectionArgs } from "../resources/connectionArgs";
-import { DefinedResource, type DefinitionOutputs } from "../resources/definedResource";
+import { DefinedResource, type DefinitionOutputs, isResourceOfType } from "../resources/definedResource";
 import { FIELD_TABLE } from "./fieldTable";
 import type { EmailRecipientArgs, ContentParameterArgs } from "./inputTypes";
-import { dynamicTypeToken, isResourceOfType } from "../resources/typeToken";
+import { dynamicTypeToken } from "../resources/typeToken";
 
 /** The inputs of an EmailNotificationTemplate, from its definition's input schemas. */
 export type EmailNotificationTemplateArgs = {

@@ -5,9 +5,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { RESOURCES } from "../definitions";
 import type { ConnectionArgs } from "../resources/connectionArgs";
-import { DefinedResource, type DefinitionOutputs } from "../resources/definedResource";
+import { DefinedResource, type DefinitionOutputs, isResourceOfType } from "../resources/definedResource";
 import { FIELD_TABLE } from "./fieldTable";
-import { dynamicTypeToken, isResourceOfType } from "../resources/typeToken";
+import { dynamicTypeToken } from "../resources/typeToken";
 
 /** The inputs of an HttpNotificationTemplate, from its definition's input schemas. */
 export type HttpNotificationTemplateArgs = {

@@ -19,6 +19,11 @@ export type StateOf<Definition> = Definition extends ResourceDefinition<infer _I
 /** A resource's outputs as its class declares them: its definition's state, less the connection (credentials). */
 export type DefinitionOutputs<Definition> = OutputsOf<Omit<StateOf<Definition>, "connection">>;
 
+/** isInstance for our resources: a Pulumi resource registered under `token` (works across copies of this package). */
+export function isResourceOfType(obj: unknown, token: string): boolean {
+  return pulumi.Resource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === token;
+}
+
 export abstract class DefinedResource extends ShimResource {
   protected constructor(fields: ResourceFields, type: string, name: string, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
     checkRequiredInputs(fields, type, name, args, opts);
