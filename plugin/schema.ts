@@ -117,7 +117,7 @@ function resourceSpec(definition: ResourceDefinition) {
   ];
   const requiredInputs = fields.inputKeys.filter((key) => !optional(definition.inputs[key]!.schema)).sort();
   return {
-    description: `${definition.description}\n\n${examplesBlock(definition)}\n\n## Import\n\n\`\`\`sh\n$ pulumi import ${typeToken(definition.type)} my-${definition.kind} <id>\n\`\`\`\n\nwhere \`<id>\` is ${definition.idDescription}.`,
+    description: `${definition.description}\n\n${examplesBlock(definition)}\n\n## Import\n\n\`\`\`sh\n$ pulumi import ${typeToken(definition.type)} my-${definition.runtimeExport} <id>\n\`\`\`\n\nwhere \`<id>\` is ${definition.idDescription}.`,
     properties,
     required: always.sort(),
     inputProperties,

@@ -28,6 +28,6 @@ export abstract class DefinedResource extends ShimResource {
   protected constructor(fields: ResourceFields, type: string, name: string, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
     checkRequiredInputs(fields, type, name, args, opts);
     const options = pulumi.mergeOptions(opts, { additionalSecretOutputs: [...fields.secrets] });
-    super(fields.kind, type, name, resourceProps(fields, args), options);
+    super(fields.runtimeExport, type, name, resourceProps(fields, args), options);
   }
 }
