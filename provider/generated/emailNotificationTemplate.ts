@@ -5,7 +5,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { RESOURCES } from "../definitions";
 import type { ConnectionArgs } from "../resources/connectionArgs";
-import { DefinedResource, type DefinitionOutputs, isResourceOfType } from "../resources/definedResource";
+import { DynamicResource, isResourceOfType } from "../resources/dynamicResource";
+import type { DefinitionOutputs } from "../resources/definitionOutputs";
 import { FIELD_TABLE } from "./fieldTable";
 import type { EmailRecipientArgs, ContentParameterArgs } from "./inputTypes";
 import { dynamicTypeToken } from "../resources/typeToken";
@@ -61,7 +62,7 @@ export type EmailNotificationTemplateArgs = {
 export interface EmailNotificationTemplate extends DefinitionOutputs<(typeof RESOURCES)["EmailNotificationTemplate"]> {}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only declares the outputs the engine sets
-export class EmailNotificationTemplate extends DefinedResource {
+export class EmailNotificationTemplate extends DynamicResource {
   /** The engine's type token: dynamic resources are named `pulumi-nodejs:dynamic/<module>:<type>`. */
   static readonly __pulumiType = dynamicTypeToken("EmailNotificationTemplate");
 

@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { RESOURCES } from "../definitions";
-import type { DefinitionOutputs } from "../resources/definedResource";
+import type { DefinitionOutputs } from "../resources/definitionOutputs";
 import type { AppTokenArgs, HttpNotificationTemplateArgs, EmailNotificationTemplateArgs, EmailRecipientArgs, ContentParameterArgs, ConnectionArgs } from "./resources";
 import { FIELD_TABLE } from "./fieldTable";
 import { NativeResource } from "../resources/nativeResource";
