@@ -14,6 +14,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { SvcClient } from "../sdk";
 import { typeToken } from "../provider/resources/typeToken";
 import { startEmulatorProcess } from "./emulatorProcess";
+import type { BenchPart } from "./benchPart";
 
 export interface FunctionsBenchResult {
   invokes: number;
@@ -101,3 +102,9 @@ export function renderFunctions(r: FunctionsBenchResult): string {
     `  getSystemTemplates (two list calls): ${r.getSystemTemplatesMs} ms per invoke`,
   ].join("\n");
 }
+
+export const functionsPart: BenchPart<FunctionsBenchResult> = {
+  title: "Provider functions: the cost of an invoke on a warm plugin",
+  run: () => benchFunctions(),
+  render: renderFunctions,
+};
