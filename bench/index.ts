@@ -3,7 +3,7 @@
  * dynamic resource, and the provider's single-run success on a faulty platform, measured in one run on this machine. Every ratio names its baseline, measured in the same run.
  * Prints a table (or JSON with --json) and writes the JSON to a file in the OS temp dir, never into the repo.
  * A part that fails is reported as failed; the others still run, and the process then exits non-zero. This file is the
- * command line; the table is rendered by render.ts.
+ * command line; the parts are the table in parts.ts, and the tables are printed by render.ts.
  *
  *   node dist/bench/index.js [--only emulator,sdk,provider,reliability,engineLog,functions] [--sizes 10,50,200,500 | --resources N] [--rounds N]
  *                            [--latency-ms 100] [--latency-resources 200] [--receiver-events 5000] [--json]

@@ -100,6 +100,7 @@ export interface ProviderBenchResult {
   latency?: LatencyCase;
 }
 
+/** What one timed operation gives (engineOperation.ts): wall time, CPU per process kind, the provider's peak, API calls. */
 export interface Sample {
   ms: number;
   cpu: CpuFigures;
