@@ -5,6 +5,8 @@
  */
 import { Pool } from "undici";
 import { startEmulator } from "../emulator/index";
+import type { BenchPart } from "./benchPart";
+import { fmt, table } from "./report";
 
 const PHASE_MS = Number(process.env.BENCH_EMULATOR_MS ?? 3_000);
 const WARMUP_MS = 300;
@@ -75,6 +77,19 @@ export async function benchEmulator(): Promise<Record<string, number | string>> 
     await emu.close();
   }
 }
+
+export const emulatorPart: BenchPart<Record<string, number | string>> = {
+  title: "Emulator: appToken.get over keep-alive connections, in-memory state",
+  run: () => benchEmulator(),
+  render: (r) =>
+    table(
+      ["connections", "requests/s", "requests"],
+      [
+        ["1", fmt(r["emulator.appToken.get.rps.c1"]), fmt(r["emulator.appToken.get.requests.c1"])],
+        ["32", fmt(r["emulator.appToken.get.rps.c32"]), fmt(r["emulator.appToken.get.requests.c32"])],
+      ],
+    ),
+};
 
 if (require.main === module) {
   benchEmulator()

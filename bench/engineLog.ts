@@ -16,8 +16,9 @@ import { join } from "node:path";
 import { EngineLog } from "../plugin/engineLog";
 import { benchStack, repoRoot, type BenchStack } from "./engine";
 import { startEmulatorProcess } from "./emulatorProcess";
-import { childrenCpuMicros } from "./provider";
+import { childrenCpuMicros } from "./engineOperation";
 import { fmt, median, table } from "./report";
+import type { BenchPart } from "./benchPart";
 
 export interface EngineLogBenchResult {
   resources: number;
@@ -148,6 +149,12 @@ export function renderEngineLog(r: EngineLogBenchResult): string {
 }
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
+
+export const engineLogPart: BenchPart<EngineLogBenchResult> = {
+  title: "Diagnostics through the engine: the CPU they add to an up",
+  run: (options) => benchEngineLog({ resources: options.resources ?? 200 }),
+  render: renderEngineLog,
+};
 
 if (require.main === module) {
   const [resources, rounds] = process.argv.slice(2).map(Number);

@@ -12,7 +12,9 @@ import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { SvcClient } from "../sdk";
+import { typeToken } from "../provider/resources/typeToken";
 import { startEmulatorProcess } from "./emulatorProcess";
+import type { BenchPart } from "./benchPart";
 
 export interface FunctionsBenchResult {
   invokes: number;
@@ -63,7 +65,7 @@ export async function benchFunctions(invokes = 200): Promise<FunctionsBenchResul
     await unary(provider.configure, new provproto.ConfigureRequest().setArgs(structproto.Struct.fromJavaScript({ baseUrl, partnerId, adminSecret })));
     const token = await client.appTokens.add({ description: "bench: functions", hashType: "SHA256" });
     const invoke = (name: string, args: Record<string, structproto.JavaScriptValue>) => () =>
-      unary(provider!.invoke, new provproto.InvokeRequest().setTok(`svc:index:${name}`).setArgs(structproto.Struct.fromJavaScript(args)));
+      unary(provider!.invoke, new provproto.InvokeRequest().setTok(typeToken(name)).setArgs(structproto.Struct.fromJavaScript(args)));
     const getAppToken = invoke("getAppToken", { id: token.id });
     const direct = () => client.appTokens.get(token.id);
 
@@ -100,3 +102,9 @@ export function renderFunctions(r: FunctionsBenchResult): string {
     `  getSystemTemplates (two list calls): ${r.getSystemTemplatesMs} ms per invoke`,
   ].join("\n");
 }
+
+export const functionsPart: BenchPart<FunctionsBenchResult> = {
+  title: "Provider functions: the cost of an invoke on a warm plugin",
+  run: () => benchFunctions(),
+  render: renderFunctions,
+};

@@ -3,7 +3,7 @@
  * dynamic resource, and the provider's single-run success on a faulty platform, measured in one run on this machine. Every ratio names its baseline, measured in the same run.
  * Prints a table (or JSON with --json) and writes the JSON to a file in the OS temp dir, never into the repo.
  * A part that fails is reported as failed; the others still run, and the process then exits non-zero. This file is the
- * command line; the table is rendered by render.ts.
+ * command line; the parts are the table in parts.ts, and the tables are printed by render.ts.
  *
  *   node dist/bench/index.js [--only emulator,sdk,provider,reliability,engineLog,functions] [--sizes 10,50,200,500 | --resources N] [--rounds N]
  *                            [--latency-ms 100] [--latency-resources 200] [--receiver-events 5000] [--json]
@@ -13,21 +13,11 @@ import { writeFileSync } from "node:fs";
 import { arch, cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { benchEmulator } from "./emulator";
-import type { BenchReport, Outcome } from "./benchReport";
-import { benchEngineLog } from "./engineLog";
-import { benchFunctions } from "./functions";
-import { benchListing, DEFAULT_LISTING_SIZES } from "./listing";
-import { benchPluginProcess } from "./pluginProcess";
-import { benchProvider } from "./provider";
-import { benchReceivers } from "./receivers";
-import { benchRecover } from "./recover";
-import { benchReliability } from "./reliability";
-import { DEFAULT_PARTS, DEFAULT_SIZES, type Part, PARTS, SCALE_PARTS } from "./parts";
+import type { BenchOptions, Outcome } from "./benchPart";
+import { type BenchReport, DEFAULT_PARTS, type Part, PART_ENTRIES, type PartResults, PARTS, SCALE_PARTS } from "./parts";
+import { DEFAULT_SIZES } from "./provider";
 import { render } from "./render";
-import { benchScale, DEFAULT_SCALE_SIZES, SCALE_PROGRAMS, type ScaleProgram } from "./scale";
-import { benchTakeover } from "./takeover";
-import { benchSdk } from "./sdk";
+import { DEFAULT_SCALE_SIZES, isScaleProgram, SCALE_PROGRAMS } from "./scale";
 
 const positiveInt = (value: string): number => {
   const n = Number(value);
@@ -58,12 +48,19 @@ const partList = (value: string): Part[] => {
   return parts as Part[];
 };
 
-async function run<T>(enabled: boolean, name: Part, fn: () => Promise<T>): Promise<Outcome<T>> {
+const scaleProgramList = (value: string): string[] => {
+  const programs = value.split(",").map((p) => p.trim());
+  if (!programs.every(isScaleProgram)) throw new InvalidArgumentError(`expected a comma-separated list of ${SCALE_PROGRAMS.join(", ")}`);
+  return programs;
+};
+
+/** Runs one part of the table (unless not asked for), reporting its failure rather than throwing it. */
+async function run<K extends Part>(enabled: boolean, name: K, options: BenchOptions): Promise<Outcome<PartResults[K]>> {
   if (!enabled) return { status: "skipped" };
   process.stderr.write(`[bench] ${name}...\n`);
   const start = performance.now();
   try {
-    const result = await fn();
+    const result = await PART_ENTRIES[name].part.run(options);
     return { status: "ok", seconds: Math.round((performance.now() - start) / 100) / 10, result };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -91,10 +88,10 @@ async function main(): Promise<void> {
     .name("bench")
     .description("pulumi-svc benchmarks: emulator, sdk vs raw undici, provider vs a no-op dynamic resource, reliability under faults")
     .option("--only <parts>", `comma-separated subset of ${PARTS.join(",")} (default ${DEFAULT_PARTS.join(",")})`, partList)
-    .addOption(new Option("--shape <shape>", "scale: the listing, takeover and scale parts (issue 27's shapes)").choices(["scale"]))
+    .addOption(new Option("--shape <shape>", `scale: the ${SCALE_PARTS.join(", ")} parts (issue 27's shapes)`).choices(["scale"]))
     .option("--scale-sizes <list>", "resources per program in the scale shapes (multiples of 20)", sizeList, DEFAULT_SCALE_SIZES)
     .option("--scale-accounts <n>", "accounts of the many-accounts programs (default 20; 100 with --scale-sizes 1000 is 100 x 10)", (v: string) => Number(v))
-    .option("--scale-programs <list>", `a subset of ${SCALE_PROGRAMS.join(",")} (the floor always runs)`, (v: string) => v.split(",") as ScaleProgram[])
+    .option("--scale-programs <list>", `a subset of ${SCALE_PROGRAMS.join(",")} (the floor always runs)`, scaleProgramList)
     .addOption(
       new Option("--sizes <list>", "resources per program at each point of the provider bench's scale curve")
         .env("SVC_BENCH_SIZES")
@@ -108,44 +105,15 @@ async function main(): Promise<void> {
     .option("--receiver-events <n>", "events per setup of the receivers part (in 5 rounds)", positiveInt, 5000)
     .option("--json", "print JSON instead of the table", false)
     .parse();
-  const opts = program.opts<{
-    only?: Part[];
-    shape?: "scale";
-    scaleSizes: number[];
-    scalePrograms?: ScaleProgram[];
-    scaleAccounts?: number;
-    sizes: number[];
-    resources?: number;
-    rounds: number;
-    latencyMs: number;
-    latencyResources: number;
-    receiverEvents: number;
-    json: boolean;
-  }>();
+  const opts = program.opts<BenchOptions & { only?: Part[]; shape?: "scale"; json: boolean }>();
   const only = new Set(opts.only ?? (opts.shape === "scale" ? SCALE_PARTS : DEFAULT_PARTS));
+  const startedAt = new Date().toISOString();
+  const atStart = machine();
 
-  const report: BenchReport = {
-    startedAt: new Date().toISOString(),
-    machine: machine(),
-    emulator: await run(only.has("emulator"), "emulator", () => benchEmulator()),
-    sdk: await run(only.has("sdk"), "sdk", () => benchSdk()),
-    provider: await run(only.has("provider"), "provider", () =>
-      benchProvider({
-        sizes: opts.resources ? [opts.resources] : opts.sizes,
-        rounds: opts.rounds,
-        latency: opts.latencyMs > 0 ? { resources: opts.latencyResources, latencyMs: opts.latencyMs } : false,
-      }),
-    ),
-    reliability: await run(only.has("reliability"), "reliability", () => benchReliability({ resources: opts.resources ?? 50 })),
-    engineLog: await run(only.has("engineLog"), "engineLog", () => benchEngineLog({ resources: opts.resources ?? 200 })),
-    functions: await run(only.has("functions"), "functions", () => benchFunctions()),
-    listing: await run(only.has("listing"), "listing", () => benchListing(DEFAULT_LISTING_SIZES)),
-    takeover: await run(only.has("takeover"), "takeover", () => benchTakeover()),
-    pluginProcess: await run(only.has("pluginProcess"), "pluginProcess", () => benchPluginProcess()),
-    scale: await run(only.has("scale"), "scale", () => benchScale({ sizes: opts.scaleSizes, programs: opts.scalePrograms, accounts: opts.scaleAccounts })),
-    receivers: await run(only.has("receivers"), "receivers", () => benchReceivers({ events: opts.receiverEvents })),
-    recover: await run(only.has("recover"), "recover", () => benchRecover()),
-  };
+  const outcomes: Partial<Record<Part, Outcome<unknown>>> = {};
+  for (const name of PARTS) outcomes[name] = await run(only.has(name), name, opts);
+  // Every part has its entry now, each the outcome of its own runner (run's type): the report's per-part types.
+  const report = { startedAt, machine: atStart, ...outcomes } as BenchReport;
 
   report.loadAverageAtEnd = load();
   const json = JSON.stringify(report, null, 2);

@@ -6,7 +6,8 @@
  * Run alone with `node dist/bench/listing.js [sizes]` (after `npm run build`).
  */
 import { createEmulatorApp, createEmulatorContext } from "../emulator/index";
-import { median } from "./report";
+import { fmt, median, table } from "./report";
+import type { BenchPart } from "./benchPart";
 
 export const DEFAULT_LISTING_SIZES = [1_000, 10_000];
 const PAGE = 500;
@@ -141,6 +142,25 @@ export async function benchListing(sizes: number[] = DEFAULT_LISTING_SIZES, roun
   for (const size of sizes) rows.push(await benchListingAt(size, rounds));
   return rows;
 }
+
+export const listingPart: BenchPart<ListingRow[]> = {
+  title: "Emulator listing at size: one account, pages of 500 (the platform's cap), in process",
+  run: () => benchListing(DEFAULT_LISTING_SIZES),
+  render: (rows) =>
+    table(
+      ["objects", "all tokens ms", "pages", "ms/page", "filtered ms", "middle page ms", "templates", "all templates ms"],
+      rows.map((r) => [
+        fmt(r.objects),
+        fmt(r.allTokensMs, 1),
+        fmt(r.pages),
+        fmt(r.msPerPage, 2),
+        fmt(r.filteredMs, 1),
+        fmt(r.middlePageMs, 1),
+        fmt(r.templates),
+        fmt(r.allTemplatesMs, 1),
+      ]),
+    ),
+};
 
 if (require.main === module) {
   const sizes = process.argv[2] ? process.argv[2].split(",").map(Number) : DEFAULT_LISTING_SIZES;

@@ -19,6 +19,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { repoRoot } from "./engine";
 import { type EmulatorTarget, startEmulatorProcess } from "./emulatorProcess";
+import type { BenchPart } from "./benchPart";
 
 export interface PluginProcessFigures {
   /** CPU ms from exec to the first Configure answered: median, and the runs. */
@@ -197,6 +198,12 @@ export function renderPluginProcess(r: PluginProcessResult): string {
     row("single executable", r.singleExecutable),
   ].join("\n");
 }
+
+export const pluginProcessPart: BenchPart<PluginProcessResult> = {
+  title: "One plugin process: start, idle and serving, launcher and single executable",
+  run: () => benchPluginProcess(),
+  render: renderPluginProcess,
+};
 
 if (require.main === module) {
   benchPluginProcess({ runs: process.argv[2] ? Number(process.argv[2]) : undefined, pluginDir: process.argv[3] }).then(

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchStack, type BenchStack } from "./engine";
 import { startEmulatorProcess } from "./emulatorProcess";
-import { OPERATIONS, PROGRAMS, type Operation, type Program } from "./provider";
+import { OPERATIONS, PROGRAMS, type Operation, type Program } from "./providerFigures";
 import { fmt, table } from "./report";
 
 interface ProfileNode {

@@ -18,19 +18,31 @@
  * Run alone: `npm run build && npx node dist/bench/provider.js [sizes, e.g. 10,50] [rounds]`.
  */
 import { cpus } from "node:os";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchStack, repoRoot, type BenchStack } from "./engine";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
-import { DEFAULT_SIZES } from "./parts";
+import { measured } from "./engineOperation";
 import * as connectionSettings from "../provider/core/connection";
+import {
+  emptyOps,
+  figures,
+  type LatencyCase,
+  mib,
+  msOf,
+  type Operation,
+  type OperationFigures,
+  OPERATIONS,
+  type Program,
+  PROGRAMS,
+  type ProviderBenchResult,
+  round2,
+  type Sample,
+  type ScalePoint,
+} from "./providerFigures";
 import { median } from "./report";
 
-export const OPERATIONS = ["up", "preview", "refresh", "destroy"] as const;
-export type Operation = (typeof OPERATIONS)[number];
-/** The floor (no-op dynamic resources), AppTokens on the dynamic provider, AppTokens on the native plugin. */
-export const PROGRAMS = ["noop", "appTokens", "plugin"] as const;
-export type Program = (typeof PROGRAMS)[number];
+/** The scale curve's default: resources per program at each point (`--sizes`, SVC_BENCH_SIZES). */
+export const DEFAULT_SIZES = [10, 50, 200, 500];
 
 export interface ProviderBenchOptions {
   /** Resources per program, one scale point each; default 10, 50, 200, 500. */
@@ -47,96 +59,6 @@ export interface ProviderBenchOptions {
   log?: (line: string) => void;
   /** Extra environment for the engine of both programs (e.g. PULUMI_SKIP_CHECKPOINTS=true to see what checkpoints cost). */
   engineEnv?: Record<string, string>;
-}
-
-export interface CpuFigures {
-  /** Language host running the program (s of CPU). */
-  program: number;
-  /** Dynamic provider host (s of CPU). */
-  provider: number;
-  /** Everything else the operation's processes used: the engine CLI (with its checkpoint writes), plugin launchers. */
-  rest: number;
-}
-
-export interface OperationFigures {
-  /** Median wall time of the operation on N no-op resources (the baseline). */
-  noopMs: number;
-  /** Median wall time of the operation on N AppTokens. */
-  appTokensMs: number;
-  /** appTokensMs / noopMs, both measured in this run. */
-  ratio: number;
-  /** (appTokensMs - noopMs) / N: what one AppToken adds over the engine's floor. */
-  extraMsPerResource: number;
-  /** appTokensMs / N and noopMs / N. */
-  appTokensMsPerResource: number;
-  noopMsPerResource: number;
-  /** Median CPU seconds per process kind, of each program. */
-  cpu: Record<Program, CpuFigures>;
-  /**
-   * The AppTokens operation's CPU over the floor's (all the operation's processes, medians): on a machine shared with
-   * other work the wall times swing with the load, the CPU an operation needs much less.
-   */
-  cpuRatio: number;
-  /** The same AppTokens on the native plugin: median wall time, its ratio to the floor, its CPU ratio to the floor's. */
-  pluginMs: number;
-  pluginRatio: number;
-  pluginCpuRatio: number;
-  /** pluginMs / appTokensMs: the plugin against the dynamic provider, same run. */
-  pluginToDynamic: number;
-  pluginApiCalls: number;
-  /** Median calls the provider made during the AppTokens operation. */
-  sessionStart: number;
-  appTokenStartSession: number;
-  apiCalls: number;
-  /** Median calls per `service.action` during the AppTokens operation. */
-  calls: Record<string, number>;
-}
-
-export interface ScalePoint {
-  resources: number;
-  rounds: number;
-  operations: Record<Operation, OperationFigures>;
-  /** Checkpoint file bytes per resource: (the file after `up` - the file after `destroy`) / N, per program. */
-  stateBytesPerResource: Record<Program, number>;
-  /** Peak resident memory of the dynamic provider process over all operations, MiB, per program. */
-  providerPeakMiB: Record<Program, number>;
-  /** Every measured wall time (ms), per program and operation, in round order. */
-  samples: Record<Program, Record<Operation, number[]>>;
-}
-
-export interface LatencyCase {
-  resources: number;
-  latencyMs: number;
-  /** The engine's default parallelism for `up` here: 4 x GOMAXPROCS (= CPUs). */
-  parallelism: number;
-  /**
-   * svc:maxConcurrency is not set, so the provider's default applies: its value (requests in flight per connection),
-   * or null in a release without that limit (then only the engine's parallelism bounds the calls in flight).
-   */
-  maxConcurrency: number | null;
-  /** min(parallelism, maxConcurrency): calls in flight at most. */
-  inFlight: number;
-  /** The floor's `up` of N no-op resources, no latency (ms). */
-  floorMs: number;
-  /** latencyMs x (ceil(N / inFlight) + 1): the calls' wall time if `inFlight` calls are always in flight. */
-  latencyBoundMs: number;
-  /** floorMs + latencyBoundMs. */
-  boundMs: number;
-  /** The AppTokens `up` against the emulator answering after latencyMs. */
-  appTokensMs: number;
-  /** appTokensMs / boundMs: at most about 1 when the provider keeps the engine's parallelism. */
-  ratioToBound: number;
-  /** appTokensMs / floorMs. */
-  ratioToFloor: number;
-  calls: Record<string, number>;
-}
-
-export interface ProviderBenchResult {
-  engine: string;
-  node: string;
-  cpus: number;
-  curve: ScalePoint[];
-  latency?: LatencyCase;
 }
 
 export async function benchProvider(options: ProviderBenchOptions = {}): Promise<ProviderBenchResult> {
@@ -176,13 +98,6 @@ export async function benchProvider(options: ProviderBenchOptions = {}): Promise
     await Promise.all(Object.values(stacks).map((s) => s.cleanup()));
     await emulator.close();
   }
-}
-
-interface Sample {
-  ms: number;
-  cpu: CpuFigures;
-  providerRssBytes: number;
-  calls?: Record<string, number>;
 }
 
 async function scalePoint(
@@ -278,117 +193,6 @@ async function latencyRun(
 function engineParallelism(): number {
   const fromEnv = Number(process.env.PULUMI_PARALLEL);
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 4 * cpus().length;
-}
-
-/** One operation, with its wall time, the CPU of its processes and the provider host's peak memory. */
-async function measured(
-  bench: BenchStack,
-  emulator: EmulatorProcess,
-  op: Operation,
-  resources: number,
-  opTimeout: number,
-  countCalls: boolean,
-): Promise<Sample> {
-  if (countCalls) await emulator.resetStats();
-  bench.clearProbe();
-  const cpuBefore = childrenCpuMicros();
-  const ms = await runOperation(bench, op, resources, opTimeout);
-  const childCpu = childrenCpuMicros() - cpuBefore;
-  const probed = bench.probed();
-  const program = (probed.program?.cpuMicros ?? 0) / 1e6;
-  const provider = (probed.provider?.cpuMicros ?? 0) / 1e6;
-  return {
-    ms,
-    cpu: { program, provider, rest: Math.max(0, childCpu / 1e6 - program - provider) },
-    providerRssBytes: probed.provider?.maxRssBytes ?? 0,
-    ...(countCalls ? { calls: await emulator.stats() } : {}),
-  };
-}
-
-/**
- * CPU time of this process's finished children and the descendants they waited for (/proc/self/stat cutime +
- * cstime, in clock ticks of 10 ms): the engine CLI the Automation API runs, its language host and plugins.
- */
-export function childrenCpuMicros(): number {
-  try {
-    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[13]) + Number(fields[14])) * 10_000; // fields 16 and 17 of stat(5), counted after "comm"
-  } catch {
-    return 0;
-  }
-}
-
-/** Runs one engine operation, checks it did what the bench assumes (so a failure is never timed as a success). */
-async function runOperation({ stack }: BenchStack, op: Operation, resources: number, timeoutMs: number): Promise<number> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  const all = resources + 1; // the resources and the stack itself
-  const start = performance.now();
-  let changes: Record<string, number> | undefined;
-  switch (op) {
-    case "up":
-      changes = (await stack.up({ signal })).summary.resourceChanges;
-      break;
-    case "preview":
-      changes = (await stack.preview({ signal })).changeSummary;
-      break;
-    case "refresh":
-      changes = (await stack.refresh({ signal })).summary.resourceChanges;
-      break;
-    case "destroy":
-      changes = (await stack.destroy({ signal })).summary.resourceChanges;
-      break;
-  }
-  const ms = performance.now() - start;
-  const expected = { up: { create: all }, preview: { same: all }, refresh: { same: all }, destroy: { delete: all } }[op];
-  if (JSON.stringify(changes ?? {}) !== JSON.stringify(expected)) {
-    throw new Error(`${op} changed ${JSON.stringify(changes)}, expected ${JSON.stringify(expected)}`);
-  }
-  return ms;
-}
-
-function figures(noop: Sample[], appTokens: Sample[], plugin: Sample[], resources: number): OperationFigures {
-  const noopMs = Math.round(median(noop.map((s) => s.ms)));
-  const appTokensMs = Math.round(median(appTokens.map((s) => s.ms)));
-  const pluginMs = Math.round(median(plugin.map((s) => s.ms)));
-  const calls = appTokens.map((s) => s.calls ?? {});
-  const keys = [...new Set(calls.flatMap((c) => Object.keys(c)))].sort();
-  const perKey = Object.fromEntries(keys.map((k) => [k, median(calls.map((c) => c[k] ?? 0))]));
-  const cpu = (samples: Sample[]): CpuFigures => ({
-    program: round2(median(samples.map((s) => s.cpu.program))),
-    provider: round2(median(samples.map((s) => s.cpu.provider))),
-    rest: round2(median(samples.map((s) => s.cpu.rest))),
-  });
-  return {
-    noopMs,
-    appTokensMs,
-    ratio: round2(appTokensMs / noopMs),
-    extraMsPerResource: round2((appTokensMs - noopMs) / resources),
-    appTokensMsPerResource: round2(appTokensMs / resources),
-    noopMsPerResource: round2(noopMs / resources),
-    cpu: { noop: cpu(noop), appTokens: cpu(appTokens), plugin: cpu(plugin) },
-    cpuRatio: round2(median(appTokens.map(totalCpu)) / median(noop.map(totalCpu))),
-    pluginMs,
-    pluginRatio: round2(pluginMs / noopMs),
-    pluginCpuRatio: round2(median(plugin.map(totalCpu)) / median(noop.map(totalCpu))),
-    pluginToDynamic: round2(pluginMs / appTokensMs),
-    pluginApiCalls: median(plugin.map((s) => Object.values(s.calls ?? {}).reduce((a, b) => a + b, 0))),
-    sessionStart: perKey["session.start"] ?? 0,
-    appTokenStartSession: perKey["appToken.startSession"] ?? 0,
-    apiCalls: median(calls.map((c) => Object.values(c).reduce((a, b) => a + b, 0))),
-    calls: perKey,
-  };
-}
-
-const round2 = (x: number): number => Math.round(x * 100) / 100;
-const totalCpu = (s: Sample): number => s.cpu.program + s.cpu.provider + s.cpu.rest;
-const mib = (bytes: number): number => Math.round((bytes / 2 ** 20) * 10) / 10;
-
-function emptyOps<T>(): Record<Operation, T[]> {
-  return { up: [], preview: [], refresh: [], destroy: [] };
-}
-
-function msOf(runs: Record<Operation, Sample[]>): Record<Operation, number[]> {
-  return Object.fromEntries(OPERATIONS.map((op) => [op, runs[op].map((s) => Math.round(s.ms))])) as Record<Operation, number[]>;
 }
 
 if (require.main === module) {

@@ -12,6 +12,7 @@ import { startPostgres, type PostgresServer } from "../scripts/postgresServer";
 import { type Fleet, startFleet } from "./receivers/fleet";
 import { percentile } from "./receivers/percentile";
 import { fmt, median, table } from "./report";
+import type { BenchPart } from "./benchPart";
 
 export interface ReceiversRow {
   setup: string;
@@ -230,3 +231,9 @@ export function renderReceivers(r: ReceiversBenchResult): string {
     "  deliveries/s: the median round; bench = the emulator's deliverer and the proxy (one process); machine busy: cores busy, every process (other work included)",
   ].join("\n");
 }
+
+export const receiversPart: BenchPart<ReceiversBenchResult> = {
+  title: "Webhook receivers at scale: the memory store, then PostgresReplayStore with 1 and 3 receivers",
+  run: (options) => benchReceivers({ events: options.receiverEvents }),
+  render: renderReceivers,
+};

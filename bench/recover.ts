@@ -13,6 +13,8 @@ import { pulumiCli } from "../provider/cli/recoverPulumi";
 import { dynamicTypeToken } from "../provider/resources/typeToken";
 import { engineBinDir } from "../scripts/engineEnv";
 import { benchStack } from "./engine";
+import type { BenchPart } from "./benchPart";
+import { fmt, table } from "./report";
 
 export interface RecoverBenchResult {
   resources: number;
@@ -97,6 +99,16 @@ export async function benchRecover(options: { resources?: number; rounds?: numbe
     await bench.cleanup();
   }
 }
+
+export const recoverPart: BenchPart<RecoverBenchResult> = {
+  title: "pulumi-svc recover with nothing to recover (a stack of N resources; baseline: pulumi stack export alone)",
+  run: () => benchRecover(),
+  render: (r) =>
+    table(
+      ["resources", "recover ms", "stack export ms", "recover / export", "outcome"],
+      [[fmt(r.resources), fmt(r.recoverMs), fmt(r.exportMs), fmt(r.ratio, 2), r.outcome]],
+    ),
+};
 
 if (require.main === module) {
   const [resources, rounds] = process.argv.slice(2).map(Number);

@@ -15,6 +15,8 @@ import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { startEmulator, type FaultConfig, type RunningEmulator } from "../emulator";
 import { SvcClient } from "../sdk";
 import { benchStack } from "./engine";
+import type { BenchPart } from "./benchPart";
+import { fmt, table } from "./report";
 
 export const FAULT_LEVELS = [0, 0.1, 0.2, 0.4] as const;
 /** The provider's attempt timeout in this bench, and how late a slow answer comes (past it). */
@@ -153,6 +155,32 @@ async function measure(
     orphans: onPlatform.filter((id) => !recorded.has(id)).length,
   };
 }
+
+export const reliabilityPart: BenchPart<ReliabilityResult> = {
+  title: "Reliability on a faulty platform: one run of up / destroy through the engine",
+  run: (options) => benchReliability({ resources: options.resources ?? 50 }),
+  render: (r) =>
+    [
+      `  ${r.resources} AppTokens; faults: an even mix of 503, 429, drop before acting, commitThenDrop, commitThenError, slow`,
+      table(
+        ["faults", "operation", "succeeded", "s", "faults injected", "retries", "recoveries", "adopted", "created again", "orphans"],
+        r.runs.map((run) => [
+          run.faultRate === 0 ? "off" : `${Math.round(run.faultRate * 100)}%`,
+          run.operation,
+          run.succeeded ? "yes" : `NO: ${run.error ?? ""}`,
+          fmt(run.seconds, 1),
+          fmt(run.faultsInjected),
+          fmt(run.retries),
+          fmt(run.recoveries),
+          fmt(run.adopted),
+          fmt(run.createdAgain),
+          fmt(run.orphans),
+        ]),
+      ),
+      "  retries: by the transport (429, lost answers of idempotent calls, session starts); recoveries: creates whose answer was lost,",
+      "  then found and adopted, or found absent and created again; orphans = tokens on the platform the state does not record.",
+    ].join("\n"),
+};
 
 if (require.main === module) {
   const [resources] = process.argv.slice(2).map(Number);

@@ -36,6 +36,7 @@ export const SCALE_PROGRAMS = [
   "accountTokensPlugin",
 ] as const;
 export type ScaleProgram = (typeof SCALE_PROGRAMS)[number];
+export const isScaleProgram = (name: string): name is ScaleProgram => (SCALE_PROGRAMS as readonly string[]).includes(name);
 export const DEFAULT_SCALE_SIZES = [200, 1_000];
 export const ACCOUNTS = 20;
 /** The programs with one account per group of resources (their sizes are multiples of the accounts). */

@@ -9,6 +9,8 @@
 import { Agent, request } from "undici";
 import { SvcClient } from "../sdk";
 import { startEmulatorProcess, type EmulatorProcess, type EmulatorTarget } from "./emulatorProcess";
+import type { BenchPart } from "./benchPart";
+import { fmt, table } from "./report";
 
 export type { EmulatorTarget };
 
@@ -118,6 +120,23 @@ async function measure(op: () => Promise<void>, ms: number, concurrency: number)
   const cpu = process.cpuUsage(cpuBefore);
   return { ops: done, cpuMicros: cpu.user + cpu.system };
 }
+
+export const sdkPart: BenchPart<SdkBenchResult> = {
+  title: "SDK vs raw undici: appToken.get on the same emulator (in its own process)",
+  run: () => benchSdk(),
+  render: (r) =>
+    [
+      table(
+        ["client", "ops/s", "client CPU µs/call"],
+        [
+          ["raw undici (baseline)", fmt(r.rawOpsPerSec), fmt(r.rawCpuMicrosPerCall)],
+          ["SvcClient", fmt(r.sdkOpsPerSec), fmt(r.sdkCpuMicrosPerCall)],
+        ],
+      ),
+      `  ratio SvcClient / raw undici = ${fmt(r.ratio, 3)} (concurrency ${r.concurrency}; 1 = the sdk costs nothing)`,
+      `  sdk overhead: ${fmt(r.sdkCpuMicrosPerCall - r.rawCpuMicrosPerCall)} µs of client CPU per call (form encoding, session, retry wrapper, zod validation)`,
+    ].join("\n"),
+};
 
 if (require.main === module) {
   benchSdk(process.argv[2]).then(

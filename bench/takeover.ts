@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { SvcClient } from "../sdk";
 import { benchStack, repoRoot } from "./engine";
 import { startEmulatorProcess } from "./emulatorProcess";
+import type { BenchPart } from "./benchPart";
+import { fmt, table } from "./report";
 
 export interface TakeoverBenchOptions {
   tokens?: number;
@@ -133,6 +135,29 @@ export async function benchTakeover(options: TakeoverBenchOptions = {}): Promise
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+export const takeoverPart: BenchPart<TakeoverBenchResult> = {
+  title: "Takeover at size: pulumi-svc takeover of one account, then pulumi import on the plugin",
+  run: () => benchTakeover(),
+  render: (r) =>
+    table(
+      ["tokens", "templates", "listing ms", "command ms", "command MiB", "in import file", "imported", "import ms", "plugin MiB", "plugin CPU s"],
+      [
+        [
+          fmt(r.tokens),
+          fmt(r.templates),
+          fmt(r.listingMs),
+          fmt(r.commandMs),
+          fmt(r.commandPeakMiB, 1),
+          fmt(r.importFileResources),
+          fmt(r.imported),
+          fmt(r.importMs),
+          fmt(r.importPluginPeakMiB, 1),
+          fmt(r.importPluginCpuSeconds, 2),
+        ],
+      ],
+    ),
+};
 
 if (require.main === module) {
   const [tokens, templates, imported] = process.argv.slice(2).map(Number);

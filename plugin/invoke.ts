@@ -10,7 +10,7 @@ import type { ProviderProcess } from "../provider/core/providerProcess";
 import { FUNCTIONS } from "../provider/definitions";
 import { checkArguments, type FunctionDefinition, secretResults } from "../provider/definitions/defineFunction";
 import { keyPaths, type Props, secretPaths, secretTexts, unwrapSecrets, withoutSecretTexts, wrapSecretPaths } from "./properties";
-import { typeToken } from "./schema";
+import { typeToken } from "../provider/resources/typeToken";
 
 export class FunctionInvoker {
   private readonly functions: Map<string, FunctionDefinition>;

@@ -11,13 +11,9 @@ import type { ArgumentField, FunctionDefinition } from "../provider/definitions/
 import { enumValues, SCHEMA_TYPES, type SchemaType, type SchemaTypeName } from "../provider/definitions/schemaTypes";
 import { examplesBlock } from "./examples";
 import { PLUGIN_DOWNLOAD_URL } from "../provider/core/pluginRelease";
+import { PACKAGE, typeToken } from "../provider/resources/typeToken";
 
-export const PACKAGE = "svc";
-export const CONNECTION_TYPE = `${PACKAGE}:index:Connection`;
-
-export const typeToken = (type: string): string => `${PACKAGE}:index:${type}`;
-/** The type name a type token names (`AppToken` of `svc:index:AppToken`); undefined for another package's token. */
-export const typeNameOf = (token: string): string | undefined => (token.startsWith(`${PACKAGE}:index:`) ? token.slice(`${PACKAGE}:index:`.length) : undefined);
+export const CONNECTION_TYPE = typeToken("Connection");
 
 interface PropertySpec {
   type?: string;
@@ -121,7 +117,7 @@ function resourceSpec(definition: ResourceDefinition) {
   ];
   const requiredInputs = fields.inputKeys.filter((key) => !optional(definition.inputs[key]!.schema)).sort();
   return {
-    description: `${definition.description}\n\n${examplesBlock(definition)}\n\n## Import\n\n\`\`\`sh\n$ pulumi import ${typeToken(definition.type)} my-${definition.kind} <id>\n\`\`\`\n\nwhere \`<id>\` is ${definition.idDescription}.`,
+    description: `${definition.description}\n\n${examplesBlock(definition)}\n\n## Import\n\n\`\`\`sh\n$ pulumi import ${typeToken(definition.type)} my-${definition.runtimeExport} <id>\n\`\`\`\n\nwhere \`<id>\` is ${definition.idDescription}.`,
     properties,
     required: always.sort(),
     inputProperties,

@@ -28,7 +28,8 @@ import { keyPaths, type PropertyPath, type Props, secretPaths, unwrapSecrets, wr
 import type { DiagnosticsSink } from "../provider/core/operationLog";
 import { ProviderProcess } from "../provider/core/providerProcess";
 import { withDiagnostics } from "./engineLog";
-import { packageSchema, typeNameOf, typeToken } from "./schema";
+import { packageSchema } from "./schema";
+import { typeNameOf, typeToken } from "../provider/resources/typeToken";
 import { lookupOf, secretSettings, settingsFailures } from "./settings";
 
 type Callback<T> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null, value?: T | null, metadata?: grpc.Metadata) => void;

@@ -5,8 +5,7 @@
  * the export was made with `--show-secrets`; they stay in memory and are never printed.
  */
 import { DEFINITIONS } from "../definitions";
-import { dynamicTypeToken } from "../resources/typeToken";
-import { importTypeToken } from "./takeoverListing";
+import { parseTypeToken } from "../resources/typeToken";
 
 /** Pulumi's marker of a secret value in a deployment. */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -53,11 +52,9 @@ interface RawResource {
 
 /** `AppToken` for either of its type tokens (`pulumi-nodejs:dynamic/svc:AppToken`, `svc:index:AppToken`). */
 export function svcTypeOf(token: string): { type: string; plugin: boolean } | undefined {
-  for (const d of DEFINITIONS) {
-    if (token === dynamicTypeToken(d.type)) return { type: d.type, plugin: false };
-    if (token === importTypeToken(d.type)) return { type: d.type, plugin: true };
-  }
-  return undefined;
+  const parsed = parseTypeToken(token);
+  if (!parsed || !DEFINITIONS.some((d) => d.type === parsed.type)) return undefined;
+  return { type: parsed.type, plugin: !parsed.dynamic };
 }
 
 /** A value with Pulumi's secret envelopes opened where their plaintext is there (else undefined: not readable). */

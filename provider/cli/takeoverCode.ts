@@ -13,7 +13,8 @@ import { fieldsOf } from "../definitions/define";
 import { stripUserinfo } from "../../contract/urlUserinfo";
 import { commentText, tsLiteral, untrusted } from "./asciiLiteral";
 import { checkIdentity, checkInputs, matches, VARIABLE_NAME } from "./takeoverGrammar";
-import { type Candidate, countsText, importTypeToken } from "./takeoverListing";
+import { typeToken } from "../resources/typeToken";
+import { type Candidate, countsText } from "./takeoverListing";
 
 /** Inputs a takeover never writes: how to reach the account (stack config does), adoption by id, rotation keepers. */
 const NOT_WRITTEN: ReadonlySet<string> = new Set(["connection", "adoptId", "keepers"]);
@@ -25,7 +26,7 @@ export interface ImportFile {
 /** Throws, naming the object, when an id or a name does not match the platform's grammar. */
 export function importFile(candidates: readonly Candidate[]): ImportFile {
   for (const c of candidates) checkIdentity(c.definition, c.id, c.name);
-  return { resources: candidates.map((c) => ({ type: importTypeToken(c.definition.type), name: c.name, id: c.id })) };
+  return { resources: candidates.map((c) => ({ type: typeToken(c.definition.type), name: c.name, id: c.id })) };
 }
 
 /** Query parameter names that carry credentials in webhook URLs. */

@@ -9,7 +9,8 @@ import { commentText } from "./asciiLiteral";
 import { declaredInputs, type ProgramHeader } from "./takeoverCode";
 import { checkIdentity, checkInputs } from "./takeoverGrammar";
 import type { ResourceDefinition } from "../definitions/define";
-import { type Candidate, countsText, importTypeToken } from "./takeoverListing";
+import { typeToken } from "../resources/typeToken";
+import { type Candidate, countsText } from "./takeoverListing";
 
 export interface Declaration {
   definition: ResourceDefinition;
@@ -35,7 +36,7 @@ export function checkedDeclarations(candidates: readonly Candidate[]): Declarati
     return {
       definition: candidate.definition,
       type,
-      token: importTypeToken(type),
+      token: typeToken(type),
       id: candidate.id,
       name: candidate.name,
       inputs,

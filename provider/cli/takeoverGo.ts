@@ -6,6 +6,7 @@
  * `svc.<Type>Args`, ...), and every string is a literal from quotedCodePoints (printable ASCII, no way out of it).
  */
 import { quotedCodePoints } from "./asciiLiteral";
+import { typeToken } from "../resources/typeToken";
 import { type Declaration, headerLines, type ProgramHeader } from "./takeoverDeclarations";
 import { inputProperty, type PropertySpec, renderValue, type SchemaView, typeName, type ValueSyntax } from "./takeoverSchema";
 
@@ -43,7 +44,7 @@ function goSyntax(schema: SchemaView): ValueSyntax {
     map: (entries, spec) =>
       `${inputTypeName(spec)}{${entries.map(([key, value]) => `${quotedCodePoints(key)}: ${wrapped(spec.additionalProperties!, value)}`).join(", ")}}`,
     object: (name, fields) => {
-      const type = schema.types?.[`svc:index:${name}`];
+      const type = schema.types?.[typeToken(name)];
       return `${SDK_ALIAS}.${name}Args{${fields.map(([key, value]) => `${goField(key)}: ${type?.properties?.[key] ? wrapped(type.properties[key]!, value) : value}`).join(", ")}}`;
     },
     enumValue: (name, rendered) => `${SDK_ALIAS}.${name}(${rendered})`,

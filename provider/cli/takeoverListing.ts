@@ -6,11 +6,8 @@
 import type { OperationContext } from "../core/operationContext";
 import { DEFINITIONS } from "../definitions";
 import type { Existing, ResourceDefinition } from "../definitions/define";
-import { dynamicTypeToken } from "../resources/typeToken";
+import { parseTypeToken } from "../resources/typeToken";
 import { displayed } from "./asciiLiteral";
-
-/** The plugin's type token, the one an import file names (`pulumi import` needs a provider that can Read by id). */
-export const importTypeToken = (type: string): string => `svc:index:${type}`;
 
 export interface Candidate {
   definition: ResourceDefinition;
@@ -54,7 +51,8 @@ export function managedBy(exported: unknown): Managed {
 
 /** `AppToken` for either of its type tokens (`pulumi-nodejs:dynamic/svc:AppToken`, `svc:index:AppToken`). */
 function typeOf(token: string): string | undefined {
-  return DEFINITIONS.find((d) => token === dynamicTypeToken(d.type) || token === importTypeToken(d.type))?.type;
+  const type = parseTypeToken(token)?.type;
+  return DEFINITIONS.find((d) => d.type === type)?.type;
 }
 
 /**

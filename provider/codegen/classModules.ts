@@ -108,10 +108,11 @@ ${importsOf(layout, file, [
   ["type * as pulumi", "@pulumi/pulumi", "package"],
   ["type { RESOURCES }", layout.registry, "source"],
   ["type { ConnectionArgs }", `${RESOURCES_DIR}/connectionArgs.ts`, "source"],
-  ["{ DefinedResource, type DefinitionOutputs }", `${RESOURCES_DIR}/definedResource.ts`, "source"],
+  ["{ DynamicResource, isResourceOfType }", `${RESOURCES_DIR}/dynamicResource.ts`, "source"],
+  ["type { DefinitionOutputs }", `${RESOURCES_DIR}/definitionOutputs.ts`, "source"],
   ["{ FIELD_TABLE }", FIELD_TABLE_FILE, "out"],
   ...(objectTypes.length > 0 ? [[`type { ${objectTypes.join(", ")} }`, INPUT_TYPES_FILE, "out"] as [string, string, Where]] : []),
-  ["{ dynamicTypeToken, isResourceOfType }", `${RESOURCES_DIR}/typeToken.ts`, "source"],
+  ["{ dynamicTypeToken }", `${RESOURCES_DIR}/typeToken.ts`, "source"],
 ])}
 /** The inputs of ${article(type)} ${type}, from its definition's input schemas. */
 export type ${args} = ${objectBody(argsProperties(definition.inputs))};
@@ -120,7 +121,7 @@ export type ${args} = ${objectBody(argsProperties(definition.inputs))};
 export interface ${type} extends ${outputsType(type)} {}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only declares the outputs the engine sets
-export class ${type} extends DefinedResource {
+export class ${type} extends DynamicResource {
   /** The engine's type token: dynamic resources are named \`pulumi-nodejs:dynamic/<module>:<type>\`. */
   static readonly __pulumiType = dynamicTypeToken(${JSON.stringify(type)});
 
@@ -186,7 +187,7 @@ ${importedType}/** The outputs, typed from the definition's state (declaration m
 export interface ${type} extends ${outputsType(type)} {}
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only declares the outputs the engine sets
 export class ${type} extends NativeResource {
-  static readonly __pulumiType = nativeTypeToken(${JSON.stringify(type)});
+  static readonly __pulumiType = typeToken(${JSON.stringify(type)});
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts: pulumi.CustomResourceOptions = {}): ${type} {
     return new ${type}(name, ${shape.emptyArgs("{}")}, { ...opts, id });
   }
@@ -203,10 +204,11 @@ export class ${type} extends NativeResource {
 ${importsOf(layout, file, [
   ["type * as pulumi", "@pulumi/pulumi", "package"],
   ["type { RESOURCES }", layout.registry, "source"],
-  ["type { DefinitionOutputs }", `${RESOURCES_DIR}/definedResource.ts`, "source"],
+  ["type { DefinitionOutputs }", `${RESOURCES_DIR}/definitionOutputs.ts`, "source"],
   [`type { ${argsTypes.join(", ")} }`, RESOURCES_INDEX, "out"],
   ["{ FIELD_TABLE }", FIELD_TABLE_FILE, "out"],
-  ["{ NativeResource, nativeTypeToken }", `${RESOURCES_DIR}/nativeResource.ts`, "source"],
+  ["{ NativeResource }", `${RESOURCES_DIR}/nativeResource.ts`, "source"],
+  ["{ typeToken }", `${RESOURCES_DIR}/typeToken.ts`, "source"],
 ])}
 export type { ${argsTypes.join(", ")} };
 ${classes.join("")}

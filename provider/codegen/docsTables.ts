@@ -4,6 +4,7 @@ import { SETTINGS } from "../core/connection";
 import { fieldsOf, type InputField, type OutputField, type ResourceDefinition } from "../definitions/define";
 import type { ArgumentField, FunctionDefinition } from "../definitions/defineFunction";
 import { SCHEMA_TYPES, type SchemaTypeName } from "../definitions/schemaTypes";
+import { typeToken } from "../resources/typeToken";
 
 const CHANGE = { inPlace: "updates in place", replace: "replaces", none: "no change" } as const;
 
@@ -52,7 +53,7 @@ export function resourcesPage(definitions: readonly ResourceDefinition[], functi
     }
     parts.push(
       "",
-      `Every input is an output too. Import: \`pulumi import svc:index:${definition.type} <name> <id>\`, where the id is ${definition.idDescription}.`,
+      `Every input is an output too. Import: \`pulumi import ${typeToken(definition.type)} <name> <id>\`, where the id is ${definition.idDescription}.`,
       "",
     );
   }

@@ -15,7 +15,7 @@ export function fieldTable(definitions: readonly ResourceDefinition[]): Record<s
       return [
         definition.type,
         {
-          kind: definition.kind,
+          runtimeExport: definition.runtimeExport,
           inputs: fields.inputKeys,
           outputs: fields.outputKeys,
           secrets: fields.secrets,

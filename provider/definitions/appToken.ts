@@ -126,7 +126,7 @@ export function appTokenOutputs(token: AppTokenRecord, carried: Pick<AppTokenInp
 
 export const appToken = defineResource<AppTokenInputs, AppTokenOutputs>({
   type: "AppToken",
-  kind: "appToken",
+  runtimeExport: "appToken",
   description:
     "An app token of the platform: a pipeline's credential that starts sessions without the account's admin secret. " +
     "`token` is a secret. Changing hashType, sessionType, expiry or keepers replaces the token (the new one is created " +

@@ -162,8 +162,8 @@ export interface ResourceDefinition<
 > {
   /** The type name: `svc:index:<type>` in the plugin, `pulumi-nodejs:dynamic/svc:<type>` for the dynamic resource. */
   type: string;
-  /** The runtime's name of the provider (`pulumi-svc/provider-runtime`'s export): stored shims call it; never change it. */
-  kind: string;
+  /** The name of the dynamic runtime's generated export for this resource (`pulumi-svc/provider-runtime`'s `appToken`): stored shims call it; never change it. */
+  runtimeExport: string;
   description: string;
   /** A TypeScript example for the schema's description and the docs. */
   example: string;

@@ -157,7 +157,7 @@ export function emailTemplateOutputs(template: EmailTemplate, carried: Partial<C
 
 export const emailNotificationTemplate = defineResource<EmailNotificationTemplateInputs, EmailTemplateOutputs>({
   type: "EmailNotificationTemplate",
-  kind: "emailNotificationTemplate",
+  runtimeExport: "emailNotificationTemplate",
   description:
     "An email the platform sends when an event happens: an email notification template, cloned from a system email " +
     "template (chosen by id, system name or event) with your subject, body, sender and recipients, then activated. " +

@@ -86,7 +86,7 @@ export function templateOutputs(template: EventNotificationTemplate, carried: Pa
 
 export const httpNotificationTemplate = defineResource<HttpNotificationTemplateInputs, TemplateOutputs>({
   type: "HttpNotificationTemplate",
-  kind: "httpNotificationTemplate",
+  runtimeExport: "httpNotificationTemplate",
   description:
     "A webhook: an HTTP event notification template, cloned from a system template (chosen by id, system name or event) " +
     "with your url and signing secret, then activated. Updatable fields update in place; a different source template " +

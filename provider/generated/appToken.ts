@@ -5,9 +5,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { RESOURCES } from "../definitions";
 import type { ConnectionArgs } from "../resources/connectionArgs";
-import { DefinedResource, type DefinitionOutputs } from "../resources/definedResource";
+import { DynamicResource, isResourceOfType } from "../resources/dynamicResource";
+import type { DefinitionOutputs } from "../resources/definitionOutputs";
 import { FIELD_TABLE } from "./fieldTable";
-import { dynamicTypeToken, isResourceOfType } from "../resources/typeToken";
+import { dynamicTypeToken } from "../resources/typeToken";
 
 /** The inputs of an AppToken, from its definition's input schemas. */
 export type AppTokenArgs = {
@@ -37,7 +38,7 @@ export type AppTokenArgs = {
 export interface AppToken extends DefinitionOutputs<(typeof RESOURCES)["AppToken"]> {}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only declares the outputs the engine sets
-export class AppToken extends DefinedResource {
+export class AppToken extends DynamicResource {
   /** The engine's type token: dynamic resources are named `pulumi-nodejs:dynamic/<module>:<type>`. */
   static readonly __pulumiType = dynamicTypeToken("AppToken");
 

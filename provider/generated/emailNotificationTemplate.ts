@@ -5,10 +5,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { RESOURCES } from "../definitions";
 import type { ConnectionArgs } from "../resources/connectionArgs";
-import { DefinedResource, type DefinitionOutputs } from "../resources/definedResource";
+import { DynamicResource, isResourceOfType } from "../resources/dynamicResource";
+import type { DefinitionOutputs } from "../resources/definitionOutputs";
 import { FIELD_TABLE } from "./fieldTable";
 import type { EmailRecipientArgs, ContentParameterArgs } from "./inputTypes";
-import { dynamicTypeToken, isResourceOfType } from "../resources/typeToken";
+import { dynamicTypeToken } from "../resources/typeToken";
 
 /** The inputs of an EmailNotificationTemplate, from its definition's input schemas. */
 export type EmailNotificationTemplateArgs = {
@@ -61,7 +62,7 @@ export type EmailNotificationTemplateArgs = {
 export interface EmailNotificationTemplate extends DefinitionOutputs<(typeof RESOURCES)["EmailNotificationTemplate"]> {}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only declares the outputs the engine sets
-export class EmailNotificationTemplate extends DefinedResource {
+export class EmailNotificationTemplate extends DynamicResource {
   /** The engine's type token: dynamic resources are named `pulumi-nodejs:dynamic/<module>:<type>`. */
   static readonly __pulumiType = dynamicTypeToken("EmailNotificationTemplate");
 

@@ -1,7 +1,7 @@
 // Generated from provider/definitions by `npm run generate`: do not edit.
 export const FIELD_TABLE = {
   "AppToken": {
-    "kind": "appToken",
+    "runtimeExport": "appToken",
     "inputs": ["hashType","sessionType","sessionDuration","sessionPrivileges","sessionUserId","description","expiry","keepers","adoptId","connection"],
     "outputs": ["tokenId","token","partnerId","status","createdAt","updatedAt"],
     "secrets": ["connection","token"],
@@ -9,7 +9,7 @@ export const FIELD_TABLE = {
     "required": [],
   },
   "HttpNotificationTemplate": {
-    "kind": "httpNotificationTemplate",
+    "runtimeExport": "httpNotificationTemplate",
     "inputs": ["systemTemplateId","systemTemplateName","event","name","systemName","description","url","method","signSecret","secureHashingAlgo","active","adoptId","connection"],
     "outputs": ["templateId","partnerId","sourceTemplateId","status","eventType","eventObjectType","createdAt","updatedAt"],
     "secrets": ["signSecret","connection"],
@@ -17,7 +17,7 @@ export const FIELD_TABLE = {
     "required": ["name","url","signSecret"],
   },
   "EmailNotificationTemplate": {
-    "kind": "emailNotificationTemplate",
+    "runtimeExport": "emailNotificationTemplate",
     "inputs": ["systemTemplateId","systemTemplateName","event","name","systemName","description","subject","body","format","fromEmail","fromName","to","cc","bcc","replyTo","priority","contentParameters","active","adoptId","connection"],
     "outputs": ["templateId","partnerId","sourceTemplateId","status","eventType","eventObjectType","createdAt","updatedAt"],
     "secrets": ["connection"],

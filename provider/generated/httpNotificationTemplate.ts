@@ -5,9 +5,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { RESOURCES } from "../definitions";
 import type { ConnectionArgs } from "../resources/connectionArgs";
-import { DefinedResource, type DefinitionOutputs } from "../resources/definedResource";
+import { DynamicResource, isResourceOfType } from "../resources/dynamicResource";
+import type { DefinitionOutputs } from "../resources/definitionOutputs";
 import { FIELD_TABLE } from "./fieldTable";
-import { dynamicTypeToken, isResourceOfType } from "../resources/typeToken";
+import { dynamicTypeToken } from "../resources/typeToken";
 
 /** The inputs of an HttpNotificationTemplate, from its definition's input schemas. */
 export type HttpNotificationTemplateArgs = {
@@ -46,7 +47,7 @@ export type HttpNotificationTemplateArgs = {
 export interface HttpNotificationTemplate extends DefinitionOutputs<(typeof RESOURCES)["HttpNotificationTemplate"]> {}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only declares the outputs the engine sets
-export class HttpNotificationTemplate extends DefinedResource {
+export class HttpNotificationTemplate extends DynamicResource {
   /** The engine's type token: dynamic resources are named `pulumi-nodejs:dynamic/<module>:<type>`. */
   static readonly __pulumiType = dynamicTypeToken("HttpNotificationTemplate");
 

@@ -5,10 +5,11 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { RESOURCES } from "../definitions";
-import type { DefinitionOutputs } from "../resources/definedResource";
+import type { DefinitionOutputs } from "../resources/definitionOutputs";
 import type { AppTokenArgs, HttpNotificationTemplateArgs, EmailNotificationTemplateArgs, EmailRecipientArgs, ContentParameterArgs, ConnectionArgs } from "./resources";
 import { FIELD_TABLE } from "./fieldTable";
-import { NativeResource, nativeTypeToken } from "../resources/nativeResource";
+import { NativeResource } from "../resources/nativeResource";
+import { typeToken } from "../resources/typeToken";
 
 export type { AppTokenArgs, HttpNotificationTemplateArgs, EmailNotificationTemplateArgs, EmailRecipientArgs, ContentParameterArgs, ConnectionArgs };
 
@@ -16,7 +17,7 @@ export type { AppTokenArgs, HttpNotificationTemplateArgs, EmailNotificationTempl
 export interface AppToken extends DefinitionOutputs<(typeof RESOURCES)["AppToken"]> {}
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only declares the outputs the engine sets
 export class AppToken extends NativeResource {
-  static readonly __pulumiType = nativeTypeToken("AppToken");
+  static readonly __pulumiType = typeToken("AppToken");
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts: pulumi.CustomResourceOptions = {}): AppToken {
     return new AppToken(name, {}, { ...opts, id });
   }
@@ -36,7 +37,7 @@ export type ImportedHttpNotificationTemplateArgs = Omit<HttpNotificationTemplate
 export interface HttpNotificationTemplate extends DefinitionOutputs<(typeof RESOURCES)["HttpNotificationTemplate"]> {}
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only declares the outputs the engine sets
 export class HttpNotificationTemplate extends NativeResource {
-  static readonly __pulumiType = nativeTypeToken("HttpNotificationTemplate");
+  static readonly __pulumiType = typeToken("HttpNotificationTemplate");
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts: pulumi.CustomResourceOptions = {}): HttpNotificationTemplate {
     return new HttpNotificationTemplate(name, {} as HttpNotificationTemplateArgs, { ...opts, id });
   }
@@ -49,7 +50,7 @@ export class HttpNotificationTemplate extends NativeResource {
 export interface EmailNotificationTemplate extends DefinitionOutputs<(typeof RESOURCES)["EmailNotificationTemplate"]> {}
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only declares the outputs the engine sets
 export class EmailNotificationTemplate extends NativeResource {
-  static readonly __pulumiType = nativeTypeToken("EmailNotificationTemplate");
+  static readonly __pulumiType = typeToken("EmailNotificationTemplate");
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts: pulumi.CustomResourceOptions = {}): EmailNotificationTemplate {
     return new EmailNotificationTemplate(name, {} as EmailNotificationTemplateArgs, { ...opts, id });
   }

@@ -10,6 +10,7 @@ import type { GetAppTokenArgs, GetAppTokenResult } from "../definitions/getAppTo
 import type { AppTokenSummary, GetAppTokensArgs, GetAppTokensResult } from "../definitions/getAppTokens";
 import type { GetNotificationTemplateArgs, GetNotificationTemplateResult } from "../definitions/getNotificationTemplate";
 import type { GetSystemTemplatesArgs, GetSystemTemplatesResult, SystemTemplate } from "../definitions/getSystemTemplates";
+import { typeToken } from "../resources/typeToken";
 
 export type {
   AppTokenSummary,
@@ -27,39 +28,36 @@ export type {
 /** The arguments of an Output form: each may be an Input. */
 export type InputsOf<Args> = { [K in keyof Args]: pulumi.Input<Args[K]> };
 
-/** The token of a function of the plugin. */
-export const functionToken = (name: string): string => `svc:index:${name}`;
-
 export function getAppToken(args: GetAppTokenArgs, opts?: pulumi.InvokeOptions): Promise<GetAppTokenResult> {
-  return pulumi.runtime.invoke(functionToken("getAppToken"), args, opts);
+  return pulumi.runtime.invoke(typeToken("getAppToken"), args, opts);
 }
 export function getAppTokenOutput(args: InputsOf<GetAppTokenArgs>, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetAppTokenResult> {
-  return pulumi.runtime.invokeOutput(functionToken("getAppToken"), args, opts);
+  return pulumi.runtime.invokeOutput(typeToken("getAppToken"), args, opts);
 }
 
 export function getAppTokens(args: GetAppTokensArgs = {}, opts?: pulumi.InvokeOptions): Promise<GetAppTokensResult> {
-  return pulumi.runtime.invoke(functionToken("getAppTokens"), args, opts);
+  return pulumi.runtime.invoke(typeToken("getAppTokens"), args, opts);
 }
 export function getAppTokensOutput(args: InputsOf<GetAppTokensArgs> = {}, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetAppTokensResult> {
-  return pulumi.runtime.invokeOutput(functionToken("getAppTokens"), args, opts);
+  return pulumi.runtime.invokeOutput(typeToken("getAppTokens"), args, opts);
 }
 
 export function getNotificationTemplate(args: GetNotificationTemplateArgs, opts?: pulumi.InvokeOptions): Promise<GetNotificationTemplateResult> {
-  return pulumi.runtime.invoke(functionToken("getNotificationTemplate"), args, opts);
+  return pulumi.runtime.invoke(typeToken("getNotificationTemplate"), args, opts);
 }
 export function getNotificationTemplateOutput(
   args: InputsOf<GetNotificationTemplateArgs>,
   opts?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GetNotificationTemplateResult> {
-  return pulumi.runtime.invokeOutput(functionToken("getNotificationTemplate"), args, opts);
+  return pulumi.runtime.invokeOutput(typeToken("getNotificationTemplate"), args, opts);
 }
 
 export function getSystemTemplates(args: GetSystemTemplatesArgs = {}, opts?: pulumi.InvokeOptions): Promise<GetSystemTemplatesResult> {
-  return pulumi.runtime.invoke(functionToken("getSystemTemplates"), args, opts);
+  return pulumi.runtime.invoke(typeToken("getSystemTemplates"), args, opts);
 }
 export function getSystemTemplatesOutput(
   args: InputsOf<GetSystemTemplatesArgs> = {},
   opts?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GetSystemTemplatesResult> {
-  return pulumi.runtime.invokeOutput(functionToken("getSystemTemplates"), args, opts);
+  return pulumi.runtime.invokeOutput(typeToken("getSystemTemplates"), args, opts);
 }

@@ -7,8 +7,7 @@ import { QuietResource } from "./quietResource";
 import type { ResourceFields } from "./resourceFields";
 import { resourceProps } from "./resourceProps";
 import { PLUGIN_DOWNLOAD_URL, PLUGIN_VERSION } from "../core/pluginRelease";
-
-export const nativeTypeToken = (type: string): string => `svc:index:${type}`;
+import { typeToken } from "./typeToken";
 
 /**
  * The plugin these resources need, as a generated SDK asks for it: its version and where the engine downloads it
@@ -21,7 +20,7 @@ export function withPluginSource<T extends pulumi.ResourceOptions>(opts: T): T {
 export abstract class NativeResource extends QuietResource {
   protected constructor(fields: ResourceFields, type: string, name: string, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
     // Secret inputs are secrets in the program too (the plugin marks them secret in what it returns as well).
-    super(nativeTypeToken(type), name, resourceProps(fields, args), withPluginSource(opts));
+    super(typeToken(type), name, resourceProps(fields, args), withPluginSource(opts));
     // The schema's deprecationMessage, as the generated SDKs show it: a warning in preview and up, on this resource.
     for (const [key, message] of Object.entries(fields.deprecated)) if (args[key] !== undefined) void pulumi.log.warn(`${key} is deprecated: ${message}`, this);
   }

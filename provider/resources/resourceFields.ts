@@ -4,8 +4,8 @@
  * passes its own.
  */
 export interface ResourceFields {
-  /** The runtime's name of the provider, which the dynamic resource's stored shim calls. */
-  readonly kind: string;
+  /** The dynamic runtime's export for the resource, which its stored shim calls. */
+  readonly runtimeExport: string;
   readonly inputs: readonly string[];
   /** The outputs that are not inputs. */
   readonly outputs: readonly string[];

@@ -1,30 +1,26 @@
 /**
  * The dynamic provider the engine stores with every resource (its `__provider` input) and runs in its dynamic
  * provider process: `require-from-string(text).handler()` once per process and per distinct text, then the CRUD
- * methods (@pulumi/pulumi cmd/dynamic-provider). Ours is a few lines of fixed source text that capture nothing but a
- * kind name: the handler loads the installed package's runtime by package name, once, and calls into it. So the
- * text is the same from release to release (no diff on a package upgrade), holds no client or secret, and always
- * runs the code of the package that is installed.
+ * methods (@pulumi/pulumi cmd/dynamic-provider). Ours is a few lines of fixed source text that capture nothing but the
+ * name of a runtime export (its definition's `runtimeExport`): the handler loads the installed package's runtime by
+ * package name, once, and calls into it. So the text is the same from release to release (no diff on a package
+ * upgrade), holds no client or secret, and always runs the code of the package that is installed. The dynamic
+ * classes register it (dynamicResource.ts).
  *
  * The text is written here rather than produced by `pulumi.dynamic.Resource`'s closure serializer: that made 2.7 kB
  * per resource (stored twice in the state, sent with every check, diff and create) and loaded the TypeScript compiler
  * into the program to produce it. See docs/bench.md.
  */
-import type * as pulumi from "@pulumi/pulumi";
-import { QuietResource } from "./quietResource";
-import { dynamicTypeToken } from "./typeToken";
-
-/** A resource definition's `kind`: the runtime export its shim calls. */
-export type ShimKind = string;
 
 /**
- * The provider text of a kind. Shims stored by earlier releases (serialized closures) require the same module and
- * call the same names, `configure` and `<kind>.check/diff/create/read/update/delete`: that is the runtime's contract.
+ * The provider text that calls the runtime export `runtimeExport`. Shims stored by earlier releases (serialized
+ * closures) require the same module and call the same names, `configure` and
+ * `<runtimeExport>.check/diff/create/read/update/delete`: that is the runtime's contract.
  */
-export function shimText(kind: ShimKind): string {
+export function shimText(runtimeExport: string): string {
   return `exports.handler = () => {
   const runtime = () => require("pulumi-svc/provider-runtime");
-  const { configure, ${kind}: provider } = runtime();
+  const { configure, ${runtimeExport}: provider } = runtime();
   return {
     configure: async (req) => configure(req.config),
     check: (olds, news) => provider.check(olds, news),
@@ -36,15 +32,4 @@ export function shimText(kind: ShimKind): string {
   };
 };
 `;
-}
-
-/**
- * A dynamic resource (type `pulumi-nodejs:dynamic/svc:<type>`, the token `pulumi.dynamic.Resource` gives: dynamicTypeToken) whose
- * provider is the shim of its kind. Properties whose value is undefined and that are not outputs of the resource
- * should be left out of `props` by the caller: each property costs the SDK four promises with a stack trace.
- */
-export abstract class ShimResource extends QuietResource {
-  protected constructor(kind: ShimKind, type: string, name: string, props: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
-    super(dynamicTypeToken(type), name, { ...props, __provider: shimText(kind) }, opts);
-  }
 }

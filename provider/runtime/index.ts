@@ -1,7 +1,7 @@
 /**
  * The provider runtime: what the serialized shims load, by package name, inside the engine's dynamic provider
  * process. This module path (pulumi-svc/provider-runtime) is a stable contract: stacks store shims that require it,
- * so it must keep existing and keep these names (`configure`, and one handler set per resource `kind`) across releases.
+ * so it must keep existing and keep these names (`configure`, and each definition's `runtimeExport`) across releases.
  *
  * It is the composition root of the dynamic provider: the process's one provider process (session.ts), the stack
  * config it is configured with, and its exit on the engine's SIGINT.
@@ -15,7 +15,7 @@ export function configure(config: { get(key: string): string | undefined }, env:
   session.configure(config, env);
 }
 
-// One handler set per resource kind (generated from the definitions: `npm run generate`).
+// One handler set per resource, exported under its definition's runtimeExport (generated from the definitions: `npm run generate`).
 export * from "./providers";
 
 // Loaded inside the engine's dynamic provider process: its SIGINT means the engine no longer takes answers, so

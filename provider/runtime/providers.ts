@@ -1,6 +1,6 @@
 // Generated from the resource definitions by `npm run generate`: do not edit.
 /**
- * The dynamic providers of the runtime, one per resource kind: the names stored shims call, which never change. Each
+ * The dynamic providers of the runtime, one per resource: the names stored shims call, which never change. Each
  * is the handlers of its definition, run in the process's provider process (session.ts).
  */
 import { RESOURCES } from "../definitions";

@@ -12,7 +12,7 @@ const repo = join(__dirname, "..", "..");
 
 /**
  * The one allowed binding, by file and name. The dynamic provider runtime is the composition root of its process:
- * the engine's shims load the module and call `configure` and `<kind>.<method>` on it with no object of their own
+ * the engine's shims load the module and call `configure` and `<runtimeExport>.<method>` on it with no object of their own
  * to hold (a contract stored in every stack), so the process's one session lives in that module.
  */
 const ALLOWED = [{ file: "provider/runtime/session.ts", name: "session" }];

@@ -14,16 +14,26 @@ const hops = hopsOf(page, repo);
 
 describe("life of a create", () => {
   it("reads every hop of the page", () => {
-    expect(hops.map((h) => h.number)).toEqual(expect.arrayContaining(["1", "7", "2n", "5n", "21", "25"]));
+    expect(hops.map((h) => h.number)).toEqual(expect.arrayContaining(["1", "6", "2n", "5n", "20", "24"]));
   });
+
+  // The dynamic path is every numbered hop up to the answer; the native one leaves it after hop 1 and joins it again
+  // at the first hop reached from a native one (`from 5n`).
+  const onTheWay = hops.filter((h) => /^\d+$/.test(h.number) && h.reached !== "return").map((h) => h.number);
+  const joinedAt = Number(hops.find((h) => /^\d+$/.test(h.number) && /from \d+n\b/.test(h.reached))?.number);
+  const nativePath = ["1", ...hops.filter((h) => h.number.endsWith("n")).map((h) => h.number), ...onTheWay.filter((n) => Number(n) >= joinedAt)];
 
   it("gives the blind hops of each path as the table marks them", () => {
     const blind = (path: string[]) => path.filter((n) => hops.find((h) => h.number === n)?.reached === "blind");
-    const onTheWay = hops.filter((h) => /^\d+$/.test(h.number) && h.reached !== "return").map((h) => h.number);
-    const dynamic = blind(onTheWay);
-    const native = blind(["1", ...hops.filter((h) => h.number.endsWith("n")).map((h) => h.number), ...onTheWay.filter((n) => Number(n) >= 7)]);
     const listed = (numbers: string[]) => (numbers.length > 0 ? `${numbers.length} (${numbers.join(", ")})` : "none");
-    expect(page).toContain(`Blind hops: dynamic provider ${listed(dynamic)}; native plugin ${listed(native)}.`);
+    expect(page).toContain(`Blind hops: dynamic provider ${listed(blind(onTheWay))}; native plugin ${listed(blind(nativePath))}.`);
+  });
+
+  it("gives the count of hops of each path as the tables have them", () => {
+    expect(joinedAt).toBeGreaterThan(1);
+    expect(page).toContain(`hops ${2} to ${joinedAt - 1} are these, and hop ${joinedAt} follows`);
+    const counted = onTheWay.length === nativePath.length ? `${onTheWay.length} hops on either path` : `${onTheWay.length} hops on the dynamic provider`;
+    expect(page).toContain(`From the program to the handler, ${counted}`);
   });
 
   it("every hop's files and functions exist, and each is reached the way the page says", () => {

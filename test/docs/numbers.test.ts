@@ -8,7 +8,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PARTS, DEFAULT_SIZES, PARTS, SCALE_PARTS } from "../../bench/parts";
+import { DEFAULT_PARTS, PARTS, SCALE_PARTS } from "../../bench/parts";
+import { DEFAULT_SIZES } from "../../bench/provider";
 import { TTS_LANGUAGES } from "../../contract/avatar";
 import { EVENT_KEYS } from "../../contract/events";
 import { EMAIL_LIMITS } from "../../contract/emailTemplates";

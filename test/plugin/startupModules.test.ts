@@ -38,6 +38,8 @@ const OWN_MODULES = [
   "plugin/server.js",
   "plugin/settings.js",
   "provider/generated/fieldTable.js",
+  // The type tokens (no imports of its own): the schema and the server name resources by them.
+  "provider/resources/typeToken.js",
   "provider/runtime/handlers.js",
 ];
 

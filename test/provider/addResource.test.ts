@@ -119,7 +119,7 @@ describe("a fourth resource: its definition and one registry entry, in the tree'
     const text = (path: string) => after.get(path) ?? "";
     expect(text("provider/generated/resources.ts")).toContain('export { Label, type LabelArgs } from "./label";');
     expect(text("provider/generated/native.ts")).toContain("export class Label extends NativeResource");
-    expect(text("provider/generated/fieldTable.ts")).toContain('"kind": "label"');
+    expect(text("provider/generated/fieldTable.ts")).toContain('"runtimeExport": "label"');
     expect(text("provider/runtime/providers.ts")).toContain("export const label = new DefinitionHandlers(RESOURCES.Label, session);");
     expect(text("provider/generated/appToken.ts")).toBe(readFileSync(join(repoRoot, "provider/generated/appToken.ts"), "utf8"));
   });
@@ -152,7 +152,7 @@ describe("a fourth resource: its definition and one registry entry, in the tree'
     for (const language of ["typescript", "python", "go", "yaml"] as const) expect(resource.description).toContain(example[language]);
   });
 
-  it("is one of the policy pack's resources, by either type token and by its shim's kind", async () => {
+  it("is one of the policy pack's resources, by either type token and by its shim's runtime export", async () => {
     const policy = (await import(join(tree, "policy/resources.ts"))) as typeof import("../../policy/resources");
     expect(policy.SVC_TYPES).toContain("Label");
     expect(policy.svcTypeOf("svc:index:Label", {})).toBe("Label");
@@ -187,7 +187,7 @@ describe("a fourth resource: its definition and one registry entry, in the tree'
       registered = await recordRegistrations();
     });
 
-    it("the dynamic class: its type token, its kind's shim, its inputs and outputs; a missing required input names itself", async () => {
+    it("the dynamic class: its type token, its runtime export's shim, its inputs and outputs; a missing required input names itself", async () => {
       const { Label } = (await import(join(tree, "provider/generated/resources.ts"))) as { Label: LabelClass };
       const label = new Label("release", { text: "release", apiKey: "label-signing-key" });
       await registeredOnce(label);

@@ -57,7 +57,7 @@ describe("registering an AppToken", () => {
     registered = await recordRegistrations();
   });
 
-  it("sends the kind's text as __provider, under the dynamic type token, without an absent connection", async () => {
+  it("sends its runtime export's shim text as __provider, under the dynamic type token, without an absent connection", async () => {
     const token = new AppToken("t", { description: "d" });
     await registeredOnce(token);
     const args = registered.find((r) => r.name === "t")!;

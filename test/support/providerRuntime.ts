@@ -1,6 +1,6 @@
 /**
  * What the dynamic provider runtime (provider/runtime/index.ts) is, made fresh for a test: a provider process of its
- * own and one handler set per resource kind running in it. A test configures it (`session.configure`), cancels it
+ * own and one handler set per resource running in it. A test configures it (`session.configure`), cancels it
  * (`session.cancel()`) and closes it (`session.close()`) without touching any other test's.
  */
 import { ProviderProcess, type ProviderProcessOptions } from "../../provider/core/providerProcess";
