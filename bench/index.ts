@@ -1,11 +1,12 @@
 /**
- * `npm run bench`: the emulator's throughput, the sdk against raw undici, the Pulumi provider against a no-op
- * dynamic resource, and the provider's single-run success on a faulty platform, measured in one run on this machine. Every ratio names its baseline, measured in the same run.
+ * `npm run bench`: the parts of the table in parts.ts (the emulator's throughput, the sdk against raw undici, the
+ * provider against a no-op dynamic resource, and the rest), measured in one run on this machine. Every ratio names its
+ * baseline, measured in the same run.
  * Prints a table (or JSON with --json) and writes the JSON to a file in the OS temp dir, never into the repo.
  * A part that fails is reported as failed; the others still run, and the process then exits non-zero. This file is the
  * command line; the parts are the table in parts.ts, and the tables are printed by render.ts.
  *
- *   node dist/bench/index.js [--only emulator,sdk,provider,reliability,engineLog,functions] [--sizes 10,50,200,500 | --resources N] [--rounds N]
+ *   node dist/bench/index.js [--only <parts>] [--sizes 10,50,200,500 | --resources N] [--rounds N]
  *                            [--latency-ms 100] [--latency-resources 200] [--receiver-events 5000] [--json]
  *   node dist/bench/index.js --shape scale [--scale-sizes 200,1000]   the scale shapes: listing, takeover, many resources and accounts
  */
