@@ -7,48 +7,33 @@
  * Beyond the dynamic host: CheckConfig and DiffConfig (an account change replaces), Configure with its arguments,
  * a detailed diff, Read without properties (`pulumi import`), secrets in and out (acceptSecrets), and Cancel.
  */
-import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
-import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import type { IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc_pb";
-import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import * as anyproto from "google-protobuf/google/protobuf/any_pb";
-import type { CheckFailure } from "../provider/core/check";
 import { SETTINGS } from "../provider/core/connection";
 import type { ConnectionInput } from "../provider/core/connectionInput";
 import { PartialCreateError } from "../provider/core/errors";
-import { isUnknown, UNKNOWN } from "../provider/core/unknowns";
-import { fieldsOf, type ResourceDefinition } from "../provider/definitions/define";
-import { isResourceType, type ResourceType } from "../provider/generated/fieldTable";
-import { type DefinitionHandlers, handlersFor } from "../provider/runtime/handlers";
-import { FunctionInvoker } from "./invoke";
-import { keyPaths, type PropertyPath, type Props, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
 import type { DiagnosticsSink } from "../provider/core/operationLog";
 import { ProviderProcess } from "../provider/core/providerProcess";
+import { isUnknown, UNKNOWN } from "../provider/core/unknowns";
+import type { ResourceDefinition } from "../provider/definitions/define";
+import { checkFailures, diffResponse, partialFailure, respond, toStruct, unimplemented, withoutSecretProperty } from "./answers";
 import { withDiagnostics } from "./engineLog";
-import { packageSchema, typeNameOf, typeToken } from "./schema";
+import { FunctionInvoker } from "./invoke";
+import { keyPaths, type Props, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
+import type { ProviderHandlers, Reply } from "./providerMethods";
+import { packageSchema } from "./schema";
+import { checkedInputs, notFound, requireId, ServedResources } from "./servedResources";
 import { lookupOf, secretSettings, settingsFailures } from "./settings";
 
-type Callback<T> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null, value?: T | null, metadata?: grpc.Metadata) => void;
 type Call<T> = { request: T };
-
-interface Resource {
-  definition: ResourceDefinition;
-  handlers: DefinitionHandlers<Props, Props>;
-  secrets: string[];
-  secretInputs: string[];
-  /** The outputs that are not inputs: unknown in a preview of a create. */
-  outputOnly: string[];
-}
 
 /** The account a provider reaches: a change of it replaces the provider and, with it, its resources. */
 const ACCOUNT_KEYS = ["baseUrl", "partnerId"] as const;
 
 export class SvcProviderServer {
-  /** The resources this plugin serves, by type name: a key of the generated field table (one per definition). */
-  private readonly resources: { [T in ResourceType]?: Resource } = {};
+  /** The resources this plugin serves, by type name (servedResources.ts). */
+  private readonly resources: ServedResources;
   /** The package schema as GetSchema sends it: made at the first GetSchema (most operations never ask for it). */
   private schemaText?: string;
   private readonly invoker: FunctionInvoker;
@@ -63,76 +48,62 @@ export class SvcProviderServer {
     readonly session: ProviderProcess = new ProviderProcess(),
   ) {
     this.invoker = new FunctionInvoker(session);
-    for (const definition of definitions) {
-      if (!isResourceType(definition.type))
-        throw new Error(`${definition.type} is not a resource of the package (its generated field table); the plugin serves those`);
-      const fields = fieldsOf(definition);
-      // Deletes of a replaced provider's resources go through the old provider process, which keeps the old account.
-      this.resources[definition.type] = {
-        definition,
-        handlers: handlersFor(definition, session, "replace"),
-        secrets: fields.secrets,
-        secretInputs: fields.secretInputs,
-        outputOnly: fields.outputKeys.filter((key) => !fields.inputKeys.includes(key)),
-      };
-    }
+    this.resources = new ServedResources(definitions, session);
     this.definitions = definitions;
   }
 
-  /** The service implementation for grpc-js: every method of the protocol (the stubs' own type), bound to this server. */
-  service(): IResourceProviderServer {
-    const unimplemented = (what: string) => (_call: unknown, callback: (error: Partial<grpc.StatusObject>) => void) =>
-      callback({ code: grpc.status.UNIMPLEMENTED, details: `${what} is not implemented by pulumi-resource-svc` });
+  /** Every method of the protocol (typed from the stubs' IResourceProviderServer), bound to this server. */
+  service(): ProviderHandlers {
+    const unserved = (what: string) => (_call: unknown, reply: Reply<never>) => reply(notServed(what));
     return {
-      handshake: unimplemented("Handshake"),
-      parameterize: unimplemented("Parameterize"),
+      handshake: unserved("Handshake"),
+      parameterize: unserved("Parameterize"),
       getSchema: this.getSchema.bind(this),
       checkConfig: this.checkConfig.bind(this),
       diffConfig: this.diffConfig.bind(this),
       configure: this.configure.bind(this),
       invoke: this.invoke.bind(this),
-      call: unimplemented("Call"),
+      call: unserved("Call"),
       check: withDiagnostics(this.session.diagnostics, this.diagnostics, "check", this.check.bind(this)),
       diff: withDiagnostics(this.session.diagnostics, this.diagnostics, "diff", this.diff.bind(this)),
       create: withDiagnostics(this.session.diagnostics, this.diagnostics, "create", this.create.bind(this)),
       read: withDiagnostics(this.session.diagnostics, this.diagnostics, "read", this.read.bind(this)),
-      list: (call: { emit(event: string, error: unknown): void }) =>
-        call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented" }),
+      list: (_call, reply) => reply(unimplemented("List is not implemented")),
       update: withDiagnostics(this.session.diagnostics, this.diagnostics, "update", this.update.bind(this)),
       delete: withDiagnostics(this.session.diagnostics, this.diagnostics, "delete", this.delete.bind(this)),
-      construct: unimplemented("Construct"),
+      construct: unserved("Construct"),
       cancel: this.cancel.bind(this),
       getPluginInfo: this.getPluginInfo.bind(this),
-      attach: unimplemented("Attach"),
-      getMapping: unimplemented("GetMapping"),
-      getMappings: unimplemented("GetMappings"),
+      attach: unserved("Attach"),
+      getMapping: unserved("GetMapping"),
+      getMappings: unserved("GetMappings"),
     };
   }
 
-  getPluginInfo(_call: unknown, callback: Callback<plugproto.PluginInfo>): void {
-    callback(null, new plugproto.PluginInfo().setVersion(this.version));
+  getPluginInfo(_call: unknown, reply: Reply<plugproto.PluginInfo>): void {
+    reply(null, new plugproto.PluginInfo().setVersion(this.version));
   }
 
-  getSchema(_call: unknown, callback: Callback<provproto.GetSchemaResponse>): void {
+  getSchema(_call: unknown, reply: Reply<provproto.GetSchemaResponse>): void {
     this.schemaText ??= JSON.stringify(packageSchema(this.definitions, this.version));
-    callback(null, new provproto.GetSchemaResponse().setSchema(this.schemaText));
+    reply(null, new provproto.GetSchemaResponse().setSchema(this.schemaText));
   }
 
   /** The provider's settings are checked before any resource runs: `pulumi preview` reports missing credentials. */
-  checkConfig(call: Call<provproto.CheckRequest>, callback: Callback<provproto.CheckResponse>): void {
-    respond(callback, async () => {
+  checkConfig(call: Call<provproto.CheckRequest>, reply: Reply<provproto.CheckResponse>): void {
+    respond(reply, async () => {
       const raw = call.request.getNews()?.toJavaScript() ?? {};
       const cameAsSecret = secretPaths(raw);
       const failures = settingsFailures(unwrapSecrets(raw) as Props, new Set(cameAsSecret.map((path) => String(path[0]))));
       const inputs = wrapSecretPaths(unwrapSecrets(raw) as Props, [...keyPaths(secretSettings()), ...cameAsSecret]);
       const response = new provproto.CheckResponse().setInputs(toStruct(inputs));
-      return response.setFailuresList(failures.map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)));
+      return response.setFailuresList(checkFailures(failures));
     });
   }
 
   /** A change of account (base URL or partner id) replaces the provider; credentials alone update it in place. */
-  diffConfig(call: Call<provproto.DiffRequest>, callback: Callback<provproto.DiffResponse>): void {
-    respond(callback, async () => {
+  diffConfig(call: Call<provproto.DiffRequest>, reply: Reply<provproto.DiffResponse>): void {
+    respond(reply, async () => {
       const olds = unwrapSecrets(call.request.getOldInputs()?.toJavaScript() ?? call.request.getOlds()?.toJavaScript() ?? {}) as Props;
       const news = unwrapSecrets(call.request.getNews()?.toJavaScript() ?? {}) as Props;
       const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((key) => key in SETTINGS);
@@ -145,8 +116,8 @@ export class SvcProviderServer {
     });
   }
 
-  configure(call: Call<provproto.ConfigureRequest>, callback: Callback<provproto.ConfigureResponse>): void {
-    respond(callback, async () => {
+  configure(call: Call<provproto.ConfigureRequest>, reply: Reply<provproto.ConfigureResponse>): void {
+    respond(reply, async () => {
       const args = unwrapSecrets(call.request.getArgs()?.toJavaScript() ?? {}) as Props;
       // Without args (older engines), the variables map holds the stack config as "svc:config:<name>".
       if (Object.keys(args).length === 0) {
@@ -164,18 +135,18 @@ export class SvcProviderServer {
   }
 
   /** A provider function (getAppToken, ...): plugin/invoke.ts. */
-  invoke(call: Call<provproto.InvokeRequest>, callback: Callback<provproto.InvokeResponse>): void {
+  invoke(call: Call<provproto.InvokeRequest>, reply: Reply<provproto.InvokeResponse>): void {
     const unknown = this.invoker.unknown(call.request.getTok());
     if (unknown) {
-      callback({ code: grpc.status.UNIMPLEMENTED, details: unknown });
+      reply(unimplemented(unknown));
       return;
     }
-    respond(callback, () => this.invoker.invoke(call.request));
+    respond(reply, () => this.invoker.invoke(call.request));
   }
 
-  check(call: Call<provproto.CheckRequest>, callback: Callback<provproto.CheckResponse>): void {
-    respond(callback, async () => {
-      const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
+  check(call: Call<provproto.CheckRequest>, reply: Reply<provproto.CheckResponse>): void {
+    respond(reply, async () => {
+      const resource = this.resources.of(call.request.getUrn(), call.request.getType());
       const rawNews = call.request.getNews()?.toJavaScript() ?? {};
       const olds = unwrapSecrets(call.request.getOlds()?.toJavaScript() ?? {}) as Props;
       const result = await resource.handlers.check(olds, unwrapSecrets(rawNews) as Props);
@@ -183,13 +154,13 @@ export class SvcProviderServer {
       const inputs = wrapSecretPaths(result.inputs, [...keyPaths(resource.secretInputs), ...paths]);
       const response = new provproto.CheckResponse().setInputs(toStruct(inputs));
       const failures = result.failures.map((f) => withoutSecretProperty(f, paths));
-      return response.setFailuresList(failures.map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)));
+      return response.setFailuresList(checkFailures(failures));
     });
   }
 
-  diff(call: Call<provproto.DiffRequest>, callback: Callback<provproto.DiffResponse>): void {
-    respond(callback, async () => {
-      const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
+  diff(call: Call<provproto.DiffRequest>, reply: Reply<provproto.DiffResponse>): void {
+    respond(reply, async () => {
+      const resource = this.resources.of(call.request.getUrn(), call.request.getType());
       const olds = unwrapSecrets(call.request.getOlds()?.toJavaScript() ?? {}) as Props;
       const news = unwrapSecrets(call.request.getNews()?.toJavaScript() ?? {}) as Props;
       const outcome = await resource.handlers.diff(call.request.getId(), olds, news);
@@ -197,9 +168,9 @@ export class SvcProviderServer {
     });
   }
 
-  create(call: Call<provproto.CreateRequest>, callback: Callback<provproto.CreateResponse>): void {
-    respond(callback, async () => {
-      const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
+  create(call: Call<provproto.CreateRequest>, reply: Reply<provproto.CreateResponse>): void {
+    respond(reply, async () => {
+      const resource = this.resources.of(call.request.getUrn(), call.request.getType());
       const raw = call.request.getProperties()?.toJavaScript() ?? {};
       const secrets = [...keyPaths(resource.secrets), ...secretPaths(raw)];
       const inputs = await checkedInputs(resource, "Create", {}, unwrapSecrets(raw) as Props);
@@ -218,9 +189,9 @@ export class SvcProviderServer {
   }
 
   /** Refresh, and `pulumi import` (no properties: the definition reads the object and the inputs that reproduce it). */
-  read(call: Call<provproto.ReadRequest>, callback: Callback<provproto.ReadResponse>): void {
-    respond(callback, async () => {
-      const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
+  read(call: Call<provproto.ReadRequest>, reply: Reply<provproto.ReadResponse>): void {
+    respond(reply, async () => {
+      const resource = this.resources.of(call.request.getUrn(), call.request.getType());
       const id = requireId(resource, "Read", call.request.getId());
       const raw = call.request.getProperties()?.toJavaScript() ?? {};
       const rawInputs = call.request.getInputs()?.toJavaScript() ?? {};
@@ -238,9 +209,9 @@ export class SvcProviderServer {
     });
   }
 
-  update(call: Call<provproto.UpdateRequest>, callback: Callback<provproto.UpdateResponse>): void {
-    respond(callback, async () => {
-      const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
+  update(call: Call<provproto.UpdateRequest>, reply: Reply<provproto.UpdateResponse>): void {
+    respond(reply, async () => {
+      const resource = this.resources.of(call.request.getUrn(), call.request.getType());
       const id = requireId(resource, "Update", call.request.getId());
       const rawNews = call.request.getNews()?.toJavaScript() ?? {};
       const olds = unwrapSecrets(call.request.getOlds()?.toJavaScript() ?? {}) as Props;
@@ -254,9 +225,9 @@ export class SvcProviderServer {
     });
   }
 
-  delete(call: Call<provproto.DeleteRequest>, callback: Callback<emptyproto.Empty>): void {
-    respond(callback, async () => {
-      const resource = this.resourceOf(call.request.getUrn(), call.request.getType());
+  delete(call: Call<provproto.DeleteRequest>, reply: Reply<emptyproto.Empty>): void {
+    respond(reply, async () => {
+      const resource = this.resources.of(call.request.getUrn(), call.request.getType());
       await resource.handlers.delete(
         requireId(resource, "Delete", call.request.getId()),
         unwrapSecrets(call.request.getProperties()?.toJavaScript() ?? {}) as Props,
@@ -270,96 +241,13 @@ export class SvcProviderServer {
    * flight and records them. Operations are aborted; a create whose request was already sent looks up what it made
    * and reports it as a partial create (provider/core/recovery.ts), so the engine records the object.
    */
-  cancel(_call: unknown, callback: Callback<emptyproto.Empty>): void {
+  cancel(_call: unknown, reply: Reply<emptyproto.Empty>): void {
     this.session.cancel();
-    callback(null, new emptyproto.Empty());
-  }
-
-  /** The resource a request is about: its type token (or its URN's), as a type name of the registry. */
-  private resourceOf(urn: string, type?: string): Resource {
-    // URN: urn:pulumi:<stack>::<project>::<parent types$>type::<name>
-    const token = type || (urn.split("::")[2] ?? "").split("$").pop() || "";
-    const name = typeNameOf(token);
-    const resource = name !== undefined && isResourceType(name) ? this.resources[name] : undefined;
-    if (!resource) throw new Error(`unknown resource type ${token}; this plugin serves ${Object.keys(this.resources).map(typeToken).join(", ")}`);
-    return resource;
+    reply(null, new emptyproto.Empty());
   }
 }
 
-/** `where`: the account by its host (a baseUrl may carry user:password@, which never goes into a message). */
-function notFound(definition: ResourceDefinition, id: string, where: string): Error {
-  return new Error(
-    `${definition.type} ${JSON.stringify(id)} was not found in ${where} (or it is deleted); check the id (${definition.idDescription}) and the stack's svc:baseUrl and svc:partnerId; nothing was read`,
-  );
-}
-
-/** The id of a request that names one object; an empty one is refused, naming the method, before any call. */
-function requireId(resource: Resource, method: string, id: string): string {
-  if (id === "")
-    throw new Error(`${method} of ${typeToken(resource.definition.type)}: id is required (${resource.definition.idDescription}); nothing was called`);
-  return id;
-}
-
-/**
- * The inputs of a Create or Update, checked as Check checks them: the engine only sends checked inputs, but a
- * request that is not (a peer's, a replay's) is refused naming the fields before any call to the platform.
- */
-async function checkedInputs(resource: Resource, method: string, olds: Props, news: Props): Promise<Props> {
-  const { inputs, failures } = await resource.handlers.check(olds, news);
-  if (failures.length === 0) return inputs;
-  throw new Error(`${method} of ${typeToken(resource.definition.type)} refused before any call: ${failures.map((f) => f.reason).join("; ")}`);
-}
-
-/**
- * The engine prints a failure's property value beside its reason: a property that holds a secret anywhere is
- * reported without it (the reason names the field, never the value).
- */
-function withoutSecretProperty(failure: CheckFailure, secrets: readonly PropertyPath[]): CheckFailure {
-  return secrets.some((path) => path[0] === failure.property) ? { ...failure, property: "" } : failure;
-}
-
-function toStruct(value: Props): structproto.Struct {
-  return structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(value)) as Record<string, structproto.JavaScriptValue>);
-}
-
-function diffResponse(changed: string[], replaces: string[], deleteBeforeReplace: boolean): provproto.DiffResponse {
-  const response = new provproto.DiffResponse()
-    .setChanges(changed.length > 0 ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE)
-    .setReplacesList(replaces)
-    .setDiffsList(changed)
-    .setDeletebeforereplace(deleteBeforeReplace)
-    .setHasdetaileddiff(true);
-  const detailed = response.getDetaileddiffMap();
-  for (const key of changed) {
-    const kind = replaces.includes(key) ? provproto.PropertyDiff.Kind.UPDATE_REPLACE : provproto.PropertyDiff.Kind.UPDATE;
-    detailed.set(key, new provproto.PropertyDiff().setKind(kind).setInputdiff(true));
-  }
-  return response;
-}
-
-/** A create that made an object and could not finish: the engine records it (id and properties) as a partial failure. */
-function partialFailure(error: PartialCreateError, properties: Props): grpc.ServiceError {
-  const detail = new provproto.ErrorResourceInitFailed().setId(error.id).setProperties(toStruct(properties)).setReasonsList(error.reasons);
-  const details = new anyproto.Any();
-  details.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
-  const status = new statusproto.Status().setCode(grpc.status.UNKNOWN).setMessage(error.message).setDetailsList([details]);
-  const metadata = new grpc.Metadata();
-  metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
-  return Object.assign(new Error(error.message), { code: grpc.status.UNKNOWN, details: error.message, metadata }) as grpc.ServiceError;
-}
-
-/** Runs a handler and answers; errors go back with their (already redacted) message, never with inputs. */
-function respond<T>(callback: Callback<T>, run: () => Promise<T>): void {
-  run().then(
-    (value) => callback(null, value),
-    (error: unknown) => {
-      if (isServiceError(error)) return callback(error, null, error.metadata);
-      const message = error instanceof Error ? error.message : String(error);
-      callback({ code: grpc.status.UNKNOWN, details: message, message } as Partial<grpc.StatusObject>);
-    },
-  );
-}
-
-function isServiceError(error: unknown): error is grpc.ServiceError {
-  return error instanceof Error && "metadata" in error && (error as grpc.ServiceError).metadata instanceof grpc.Metadata;
+/** A method of the protocol the plugin does not serve. */
+function notServed(what: string) {
+  return unimplemented(`${what} is not implemented by pulumi-resource-svc`);
 }

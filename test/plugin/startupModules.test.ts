@@ -16,8 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/pulumi";
 import { configureRequest } from "./wire/wireHarness";
 
-/** The packages a process has loaded before its first Configure: the gRPC server, the protocol's stubs, zod. */
-const PACKAGES = ["@grpc/grpc-js", "@js-sdsl/ordered-map", "@pulumi/pulumi", "google-protobuf", "zod"];
+/** The packages a process has loaded before its first Configure: the protocol's stubs (their messages alone), zod. */
+const PACKAGES = ["@pulumi/pulumi", "google-protobuf", "zod"];
 
 /** The project's own modules (compiled) loaded by then: the server, the definitions, the sdk's clients without undici. */
 const OWN_MODULES = [
@@ -29,12 +29,18 @@ const OWN_MODULES = [
   "contract/urlUserinfo.js",
   "contract/webhookUrl.js",
   "contract/webhooks.js",
+  "plugin/answers.js",
   "plugin/engineLog.js",
   "plugin/examples.js",
+  "plugin/grpcServer.js",
+  "plugin/grpcUnaryCall.js",
+  "plugin/grpcWire.js",
   "plugin/invoke.js",
   "plugin/main.js",
   "plugin/properties.js",
+  "plugin/providerMethods.js",
   "plugin/schema.js",
+  "plugin/servedResources.js",
   "plugin/server.js",
   "plugin/settings.js",
   "provider/generated/fieldTable.js",
@@ -44,8 +50,8 @@ const OWN_MODULES = [
 /** Loaded by then from the folders whose every file the plugin needs (their file lists change with the code). */
 const OWN_FOLDERS = ["provider/core/", "provider/definitions/", "sdk/"];
 
-/** Files of these are never loaded before a platform call. */
-const NEVER = ["undici", "@grpc/proto-loader", "protobufjs"];
+/** Files of these are never loaded before a platform call; grpc-js never (the plugin serves gRPC on node:http2). */
+const NEVER = ["undici", "@grpc/grpc-js", "@grpc/proto-loader", "protobufjs"];
 
 const PROBE = `
 const { writeFileSync } = require("node:fs");
