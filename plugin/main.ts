@@ -5,7 +5,6 @@
 import * as nodeModule from "node:module";
 import { ProviderProcess } from "../provider/core/providerProcess";
 import { exitAfterSettlingOnSigint } from "../provider/core/termination";
-import { DEFINITIONS } from "../provider/definitions";
 import { EngineLog, engineAddressOf } from "./engineLog";
 import { serveProvider } from "./providerMethods";
 import { SvcProviderServer } from "./server";
@@ -20,7 +19,9 @@ async function main(): Promise<void> {
   const session = new ProviderProcess();
   // The engine's SIGINT means it no longer takes answers: creates in flight delete what they made before the exit.
   exitAfterSettlingOnSigint(session.termination);
-  const handlers = new SvcProviderServer(DEFINITIONS, PLUGIN_VERSION, diagnostics, session).service();
+  // The definitions and their runtime are loaded at the first request about a resource: Configure does not need them.
+  const definitions = () => (require("../provider/definitions") as typeof import("../provider/definitions")).DEFINITIONS;
+  const handlers = new SvcProviderServer(definitions, PLUGIN_VERSION, diagnostics, session).service();
   const { port } = await serveProvider(handlers);
   // The engine reads the port from the first line of stdout.
   process.stdout.write(`${port}\n`);

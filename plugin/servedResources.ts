@@ -1,7 +1,8 @@
 /**
  * The resources a plugin server serves, by type name (a key of the generated field table, one per definition), with
  * what its methods need of each: the runtime's handlers and the secret and output-only fields; and the checks every
- * method that names an object makes before any call (a served type, an id, checked inputs).
+ * method that names an object makes before any call (a served type, an id, checked inputs). Part of the resource
+ * runtime the server loads at its first request about a resource (server.ts): never imported by the process's start.
  */
 import type { ProviderProcess } from "../provider/core/providerProcess";
 import { fieldsOf, type ResourceDefinition } from "../provider/definitions/define";
@@ -47,28 +48,28 @@ export class ServedResources {
     if (!resource) throw new Error(`unknown resource type ${token}; this plugin serves ${Object.keys(this.resources).map(typeToken).join(", ")}`);
     return resource;
   }
-}
 
-/** `where`: the account by its host (a baseUrl may carry user:password@, which never goes into a message). */
-export function notFound(definition: ResourceDefinition, id: string, where: string): Error {
-  return new Error(
-    `${definition.type} ${JSON.stringify(id)} was not found in ${where} (or it is deleted); check the id (${definition.idDescription}) and the stack's svc:baseUrl and svc:partnerId; nothing was read`,
-  );
-}
+  /** `where`: the account by its host (a baseUrl may carry user:password@, which never goes into a message). */
+  notFound(definition: ResourceDefinition, id: string, where: string): Error {
+    return new Error(
+      `${definition.type} ${JSON.stringify(id)} was not found in ${where} (or it is deleted); check the id (${definition.idDescription}) and the stack's svc:baseUrl and svc:partnerId; nothing was read`,
+    );
+  }
 
-/** The id of a request that names one object; an empty one is refused, naming the method, before any call. */
-export function requireId(resource: ServedResource, method: string, id: string): string {
-  if (id === "")
-    throw new Error(`${method} of ${typeToken(resource.definition.type)}: id is required (${resource.definition.idDescription}); nothing was called`);
-  return id;
-}
+  /** The id of a request that names one object; an empty one is refused, naming the method, before any call. */
+  requireId(resource: ServedResource, method: string, id: string): string {
+    if (id === "")
+      throw new Error(`${method} of ${typeToken(resource.definition.type)}: id is required (${resource.definition.idDescription}); nothing was called`);
+    return id;
+  }
 
-/**
- * The inputs of a Create or Update, checked as Check checks them: the engine only sends checked inputs, but a
- * request that is not (a peer's, a replay's) is refused naming the fields before any call to the platform.
- */
-export async function checkedInputs(resource: ServedResource, method: string, olds: Props, news: Props): Promise<Props> {
-  const { inputs, failures } = await resource.handlers.check(olds, news);
-  if (failures.length === 0) return inputs;
-  throw new Error(`${method} of ${typeToken(resource.definition.type)} refused before any call: ${failures.map((f) => f.reason).join("; ")}`);
+  /**
+   * The inputs of a Create or Update, checked as Check checks them: the engine only sends checked inputs, but a
+   * request that is not (a peer's, a replay's) is refused naming the fields before any call to the platform.
+   */
+  async checkedInputs(resource: ServedResource, method: string, olds: Props, news: Props): Promise<Props> {
+    const { inputs, failures } = await resource.handlers.check(olds, news);
+    if (failures.length === 0) return inputs;
+    throw new Error(`${method} of ${typeToken(resource.definition.type)} refused before any call: ${failures.map((f) => f.reason).join("; ")}`);
+  }
 }

@@ -17,39 +17,62 @@ import type { DiagnosticsSink } from "../provider/core/operationLog";
 import { ProviderProcess } from "../provider/core/providerProcess";
 import { isUnknown, UNKNOWN } from "../provider/core/unknowns";
 import type { ResourceDefinition } from "../provider/definitions/define";
+import type { FunctionInvoker } from "./invoke";
 import { checkFailures, diffResponse, partialFailure, respond, toStruct, unimplemented, withoutSecretProperty } from "./answers";
 import { withDiagnostics } from "./engineLog";
-import { FunctionInvoker } from "./invoke";
 import { keyPaths, type Props, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
 import type { ProviderHandlers, Reply } from "./providerMethods";
-import { packageSchema } from "./schema";
-import { checkedInputs, notFound, requireId, ServedResources } from "./servedResources";
+import type { ServedResources } from "./servedResources";
 import { lookupOf, secretSettings, settingsFailures } from "./settings";
 
 type Call<T> = { request: T };
+
+/** The definitions a server serves, or how to load them at its first request about a resource (the plugin's main). */
+export type Definitions = readonly ResourceDefinition[] | (() => readonly ResourceDefinition[]);
+
+/**
+ * What the methods about resources and functions need: the definitions, their handlers and the package schema.
+ * Loaded at the first such request, so a process that has answered only Configure has not evaluated them.
+ */
+interface ResourceRuntime {
+  resources: ServedResources;
+  invoker: FunctionInvoker;
+  /** The package schema as GetSchema sends it: made at the first GetSchema (most operations never ask for it). */
+  schema(): string;
+}
 
 /** The account a provider reaches: a change of it replaces the provider and, with it, its resources. */
 const ACCOUNT_KEYS = ["baseUrl", "partnerId"] as const;
 
 export class SvcProviderServer {
-  /** The resources this plugin serves, by type name (servedResources.ts). */
-  private readonly resources: ServedResources;
-  /** The package schema as GetSchema sends it: made at the first GetSchema (most operations never ask for it). */
-  private schemaText?: string;
-  private readonly invoker: FunctionInvoker;
-  private readonly definitions: readonly ResourceDefinition[];
+  private loadedRuntime?: ResourceRuntime;
 
   constructor(
-    definitions: readonly ResourceDefinition[],
+    /** An array is taken at once (its resources checked now); a loader at the first request about a resource. */
+    private readonly definitions: Definitions,
     private readonly version: string,
     /** Where operations report retries, recoveries and slow calls (the engine's log service); none in unit tests. */
     private readonly diagnostics?: DiagnosticsSink,
     /** What this server's operations share (clients, Cancel, ledger, diagnostics scope): one per server. */
     readonly session: ProviderProcess = new ProviderProcess(),
   ) {
-    this.invoker = new FunctionInvoker(session);
-    this.resources = new ServedResources(definitions, session);
-    this.definitions = definitions;
+    if (typeof definitions !== "function") this.runtime();
+  }
+
+  /** The resource runtime, loaded once. Required here, not imported: the bundle evaluates it at this first call. */
+  private runtime(): ResourceRuntime {
+    if (this.loadedRuntime) return this.loadedRuntime;
+    const definitions = typeof this.definitions === "function" ? this.definitions() : this.definitions;
+    const { ServedResources } = require("./servedResources") as typeof import("./servedResources");
+    const { FunctionInvoker } = require("./invoke") as typeof import("./invoke");
+    const { packageSchema } = require("./schema") as typeof import("./schema");
+    let schemaText: string | undefined;
+    this.loadedRuntime = {
+      resources: new ServedResources(definitions, this.session),
+      invoker: new FunctionInvoker(this.session),
+      schema: () => (schemaText ??= JSON.stringify(packageSchema(definitions, this.version))),
+    };
+    return this.loadedRuntime;
   }
 
   /** Every method of the protocol (typed from the stubs' IResourceProviderServer), bound to this server. */
@@ -85,8 +108,7 @@ export class SvcProviderServer {
   }
 
   getSchema(_call: unknown, reply: Reply<provproto.GetSchemaResponse>): void {
-    this.schemaText ??= JSON.stringify(packageSchema(this.definitions, this.version));
-    reply(null, new provproto.GetSchemaResponse().setSchema(this.schemaText));
+    reply(null, new provproto.GetSchemaResponse().setSchema(this.runtime().schema()));
   }
 
   /** The provider's settings are checked before any resource runs: `pulumi preview` reports missing credentials. */
@@ -136,17 +158,18 @@ export class SvcProviderServer {
 
   /** A provider function (getAppToken, ...): plugin/invoke.ts. */
   invoke(call: Call<provproto.InvokeRequest>, reply: Reply<provproto.InvokeResponse>): void {
-    const unknown = this.invoker.unknown(call.request.getTok());
+    const unknown = this.runtime().invoker.unknown(call.request.getTok());
     if (unknown) {
       reply(unimplemented(unknown));
       return;
     }
-    respond(reply, () => this.invoker.invoke(call.request));
+    respond(reply, () => this.runtime().invoker.invoke(call.request));
   }
 
   check(call: Call<provproto.CheckRequest>, reply: Reply<provproto.CheckResponse>): void {
     respond(reply, async () => {
-      const resource = this.resources.of(call.request.getUrn(), call.request.getType());
+      const { resources } = this.runtime();
+      const resource = resources.of(call.request.getUrn(), call.request.getType());
       const rawNews = call.request.getNews()?.toJavaScript() ?? {};
       const olds = unwrapSecrets(call.request.getOlds()?.toJavaScript() ?? {}) as Props;
       const result = await resource.handlers.check(olds, unwrapSecrets(rawNews) as Props);
@@ -160,7 +183,8 @@ export class SvcProviderServer {
 
   diff(call: Call<provproto.DiffRequest>, reply: Reply<provproto.DiffResponse>): void {
     respond(reply, async () => {
-      const resource = this.resources.of(call.request.getUrn(), call.request.getType());
+      const { resources } = this.runtime();
+      const resource = resources.of(call.request.getUrn(), call.request.getType());
       const olds = unwrapSecrets(call.request.getOlds()?.toJavaScript() ?? {}) as Props;
       const news = unwrapSecrets(call.request.getNews()?.toJavaScript() ?? {}) as Props;
       const outcome = await resource.handlers.diff(call.request.getId(), olds, news);
@@ -170,10 +194,11 @@ export class SvcProviderServer {
 
   create(call: Call<provproto.CreateRequest>, reply: Reply<provproto.CreateResponse>): void {
     respond(reply, async () => {
-      const resource = this.resources.of(call.request.getUrn(), call.request.getType());
+      const { resources } = this.runtime();
+      const resource = resources.of(call.request.getUrn(), call.request.getType());
       const raw = call.request.getProperties()?.toJavaScript() ?? {};
       const secrets = [...keyPaths(resource.secrets), ...secretPaths(raw)];
-      const inputs = await checkedInputs(resource, "Create", {}, unwrapSecrets(raw) as Props);
+      const inputs = await resources.checkedInputs(resource, "Create", {}, unwrapSecrets(raw) as Props);
       // A preview (only asked of plugins that say they support it): what the create would give, with no call made.
       if (call.request.getPreview()) {
         const outs = { ...inputs, ...Object.fromEntries(resource.outputOnly.map((key) => [key, UNKNOWN])) };
@@ -191,15 +216,16 @@ export class SvcProviderServer {
   /** Refresh, and `pulumi import` (no properties: the definition reads the object and the inputs that reproduce it). */
   read(call: Call<provproto.ReadRequest>, reply: Reply<provproto.ReadResponse>): void {
     respond(reply, async () => {
-      const resource = this.resources.of(call.request.getUrn(), call.request.getType());
-      const id = requireId(resource, "Read", call.request.getId());
+      const { resources } = this.runtime();
+      const resource = resources.of(call.request.getUrn(), call.request.getType());
+      const id = resources.requireId(resource, "Read", call.request.getId());
       const raw = call.request.getProperties()?.toJavaScript() ?? {};
       const rawInputs = call.request.getInputs()?.toJavaScript() ?? {};
       const props = unwrapSecrets(raw) as Props;
       const result = await resource.handlers.read(id, props);
       // Read by id alone (`pulumi import`, or .get): say which account was searched, not the engine's bare "does not exist".
       if (!result.id && Object.keys(props).length === 0)
-        throw notFound(resource.definition, id, this.session.accountNameOf(props.connection as ConnectionInput | undefined));
+        throw resources.notFound(resource.definition, id, this.session.accountNameOf(props.connection as ConnectionInput | undefined));
       const response = new provproto.ReadResponse().setId(result.id);
       if (!result.id || !result.props) return response;
       // A secret of the state or of the inputs stays one in both: read maps outputs back onto inputs.
@@ -211,12 +237,13 @@ export class SvcProviderServer {
 
   update(call: Call<provproto.UpdateRequest>, reply: Reply<provproto.UpdateResponse>): void {
     respond(reply, async () => {
-      const resource = this.resources.of(call.request.getUrn(), call.request.getType());
-      const id = requireId(resource, "Update", call.request.getId());
+      const { resources } = this.runtime();
+      const resource = resources.of(call.request.getUrn(), call.request.getType());
+      const id = resources.requireId(resource, "Update", call.request.getId());
       const rawNews = call.request.getNews()?.toJavaScript() ?? {};
       const olds = unwrapSecrets(call.request.getOlds()?.toJavaScript() ?? {}) as Props;
       const oldInputs = unwrapSecrets(call.request.getOldInputs()?.toJavaScript() ?? olds) as Props;
-      const news = await checkedInputs(resource, "Update", oldInputs, unwrapSecrets(rawNews) as Props);
+      const news = await resources.checkedInputs(resource, "Update", oldInputs, unwrapSecrets(rawNews) as Props);
       const secrets = [...keyPaths(resource.secrets), ...secretPaths(rawNews)];
       // A preview: the state as it is, with the new inputs; no call made.
       if (call.request.getPreview()) return new provproto.UpdateResponse().setProperties(toStruct(wrapSecretPaths({ ...olds, ...news }, secrets)));
@@ -227,9 +254,10 @@ export class SvcProviderServer {
 
   delete(call: Call<provproto.DeleteRequest>, reply: Reply<emptyproto.Empty>): void {
     respond(reply, async () => {
-      const resource = this.resources.of(call.request.getUrn(), call.request.getType());
+      const { resources } = this.runtime();
+      const resource = resources.of(call.request.getUrn(), call.request.getType());
       await resource.handlers.delete(
-        requireId(resource, "Delete", call.request.getId()),
+        resources.requireId(resource, "Delete", call.request.getId()),
         unwrapSecrets(call.request.getProperties()?.toJavaScript() ?? {}) as Props,
       );
       return new emptyproto.Empty();

@@ -19,7 +19,11 @@ import { configureRequest } from "./wire/wireHarness";
 /** The packages a process has loaded before its first Configure: the protocol's stubs (their messages alone), zod. */
 const PACKAGES = ["@pulumi/pulumi", "google-protobuf", "zod"];
 
-/** The project's own modules (compiled) loaded by then: the server, the definitions, the sdk's clients without undici. */
+/**
+ * The project's own modules (compiled) loaded by then: the gRPC transport, the server, the settings, the sdk's
+ * clients without undici. Not the resource runtime (definitions, handlers, schema, functions): the server requires
+ * it at its first request about a resource.
+ */
 const OWN_MODULES = [
   "contract/baseUrl.js",
   "contract/emailTemplates.js",
@@ -31,24 +35,21 @@ const OWN_MODULES = [
   "contract/webhooks.js",
   "plugin/answers.js",
   "plugin/engineLog.js",
-  "plugin/examples.js",
   "plugin/grpcServer.js",
   "plugin/grpcUnaryCall.js",
   "plugin/grpcWire.js",
-  "plugin/invoke.js",
   "plugin/main.js",
   "plugin/properties.js",
   "plugin/providerMethods.js",
-  "plugin/schema.js",
-  "plugin/servedResources.js",
   "plugin/server.js",
   "plugin/settings.js",
-  "provider/generated/fieldTable.js",
-  "provider/runtime/handlers.js",
 ];
 
 /** Loaded by then from the folders whose every file the plugin needs (their file lists change with the code). */
-const OWN_FOLDERS = ["provider/core/", "provider/definitions/", "sdk/"];
+const OWN_FOLDERS = ["provider/core/", "sdk/"];
+
+/** Folders of which nothing is loaded before a request about a resource. */
+const RUNTIME_FOLDERS = ["provider/definitions/", "provider/runtime/", "provider/generated/"];
 
 /** Files of these are never loaded before a platform call; grpc-js never (the plugin serves gRPC on node:http2). */
 const NEVER = ["undici", "@grpc/grpc-js", "@grpc/proto-loader", "protobufjs"];
@@ -128,6 +129,7 @@ describe("the plugin process's modules before its first Configure", () => {
     const listed = atPort.own.filter((file) => !OWN_FOLDERS.some((folder) => file.startsWith(folder)));
     expect(listed).toEqual(OWN_MODULES);
     expect(atPort.packages.filter((name) => NEVER.includes(name))).toEqual([]);
+    expect(atPort.own.filter((file) => RUNTIME_FOLDERS.some((folder) => file.startsWith(folder)))).toEqual([]);
     // The sdk's HTTP layer is there without undici: the transport requires undici at its first agent.
     expect(atPort.own).toContain("sdk/transport/undiciParts.js");
   });
