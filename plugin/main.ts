@@ -7,7 +7,7 @@ import { ProviderProcess } from "../provider/core/providerProcess";
 import { exitAfterSettlingOnSigint } from "../provider/core/termination";
 import { EngineLog, engineAddressOf } from "./engineLog";
 import { serveProvider } from "./providerMethods";
-import { SvcProviderServer } from "./server";
+import { ProviderServer } from "./providerServer";
 import { PLUGIN_VERSION } from "../provider/core/pluginRelease";
 
 async function main(): Promise<void> {
@@ -19,9 +19,14 @@ async function main(): Promise<void> {
   const session = new ProviderProcess();
   // The engine's SIGINT means it no longer takes answers: creates in flight delete what they made before the exit.
   exitAfterSettlingOnSigint(session.termination);
-  // The definitions and their runtime are loaded at the first request about a resource: Configure does not need them.
-  const definitions = () => (require("../provider/definitions") as typeof import("../provider/definitions")).DEFINITIONS;
-  const handlers = new SvcProviderServer(definitions, PLUGIN_VERSION, diagnostics, session).service();
+  // The definitions and their runtime are required at the first request about a resource, not imported: the bundle
+  // evaluates them then, and Configure does not need them. (This file runs compiled only, where `require` is Node's.)
+  const loadRuntime = (process: ProviderProcess, version: string) => {
+    const { DEFINITIONS } = require("../provider/definitions") as typeof import("../provider/definitions");
+    const { resourceRuntime } = require("./resourceRuntime") as typeof import("./resourceRuntime");
+    return resourceRuntime(DEFINITIONS, process, version);
+  };
+  const handlers = new ProviderServer(loadRuntime, PLUGIN_VERSION, diagnostics, session).service();
   const { port } = await serveProvider(handlers);
   // The engine reads the port from the first line of stdout.
   process.stdout.write(`${port}\n`);

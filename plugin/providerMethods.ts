@@ -8,21 +8,21 @@
 import type * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
-import type * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type { IResourceProviderServer, ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { type RunningGrpcServer, type ServedMethod, serveGrpc } from "./grpcServer";
 import { GrpcError, Status } from "./grpcWire";
 
 /** The protocol's methods by the stubs' names (`check`, `getPluginInfo`...): IResourceProviderServer's own keys. */
 export type ProviderMethod = keyof {
-  [K in keyof provrpc.IResourceProviderServer as string extends K ? never : number extends K ? never : K]: true;
+  [K in keyof IResourceProviderServer as string extends K ? never : number extends K ? never : K]: true;
 };
 
 type Messages<M> =
   M extends grpc.handleUnaryCall<infer Req, infer Res> ? [Req, Res] : M extends grpc.handleServerStreamingCall<infer Req, infer Res> ? [Req, Res] : never;
 
-export type RequestOf<K extends ProviderMethod> = Messages<provrpc.IResourceProviderServer[K]>[0];
-export type ResponseOf<K extends ProviderMethod> = Messages<provrpc.IResourceProviderServer[K]>[1];
+export type RequestOf<K extends ProviderMethod> = Messages<IResourceProviderServer[K]>[0];
+export type ResponseOf<K extends ProviderMethod> = Messages<IResourceProviderServer[K]>[1];
 
 /** How a handler answers: an error (GrpcError, or any Error: UNKNOWN with its message), or the response. */
 export type Reply<T> = (error: GrpcError | Error | null, value?: T | null) => void;
@@ -33,7 +33,7 @@ export type Handler<Req, Res> = (call: { request: Req }, reply: Reply<Res>) => v
 export type ProviderHandlers = { [K in ProviderMethod]: Handler<RequestOf<K>, ResponseOf<K>> };
 
 interface MethodSpec<K extends ProviderMethod> {
-  path: (typeof provrpc.ResourceProviderService)[K]["path"];
+  path: (typeof ResourceProviderService)[K]["path"];
   request: { deserializeBinary(bytes: Uint8Array): RequestOf<K> };
 }
 

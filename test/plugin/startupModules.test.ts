@@ -14,7 +14,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/pulumi";
-import { configureRequest } from "./wire/wireHarness";
+import { APP_TOKEN, checkRequest, configureRequest } from "./wire/wireHarness";
 
 /** The packages a process has loaded before its first Configure: the protocol's stubs (their messages alone), zod. */
 const PACKAGES = ["@pulumi/pulumi", "google-protobuf", "zod"];
@@ -41,7 +41,7 @@ const OWN_MODULES = [
   "plugin/main.js",
   "plugin/properties.js",
   "plugin/providerMethods.js",
-  "plugin/server.js",
+  "plugin/providerServer.js",
   "plugin/settings.js",
 ];
 
@@ -132,5 +132,15 @@ describe("the plugin process's modules before its first Configure", () => {
     expect(atPort.own.filter((file) => RUNTIME_FOLDERS.some((folder) => file.startsWith(folder)))).toEqual([]);
     // The sdk's HTTP layer is there without undici: the transport requires undici at its first agent.
     expect(atPort.own).toContain("sdk/transport/undiciParts.js");
+    // The first request about a resource requires the runtime (and answers: the lazy path works compiled).
+    const checked = await new Promise<provproto.CheckResponse>((resolve, reject) =>
+      client.check(checkRequest(APP_TOKEN, { description: "startup" }), (error: grpc.ServiceError | null, response: provproto.CheckResponse) =>
+        error ? reject(error) : resolve(response),
+      ),
+    );
+    expect(checked.getFailuresList()).toEqual([]);
+    const afterCheck = await loadedNow();
+    expect(afterCheck.own).toContain("plugin/resourceRuntime.js");
+    expect(afterCheck.own.filter((file) => file.startsWith("provider/definitions/")).length).toBeGreaterThan(0);
   });
 });
