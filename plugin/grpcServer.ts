@@ -8,6 +8,7 @@
  * headers and trailers in one block (gRPC's "trailers-only" answer) with the status, its text and any details.
  * A peer that resets its stream (the engine's client cancelled, or it went away) gets no answer: the handler runs to
  * its end and its answer is dropped. A request larger than the limit is refused as it arrives, before it is held.
+ * A deadline (`grpc-timeout`) is the caller's to keep: its client resets the stream when the deadline passes.
  */
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
