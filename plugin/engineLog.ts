@@ -4,10 +4,11 @@
  * parses them), and a provider logs by calling `pulumirpc.Engine/Log` there with the resource's URN. The engine
  * shows info and warnings with the resource in `pulumi up` and writes debug lines to its log (`-v=9 --logflow`).
  */
-import * as grpc from "@grpc/grpc-js";
-import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import type * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engproto from "@pulumi/pulumi/proto/engine_pb";
 import type { DiagnosticsSink, OperationLog, Severity } from "../provider/core/operationLog";
+import { GrpcUnaryCaller } from "./grpcUnaryCall";
+import type { Handler } from "./providerMethods";
 
 const SEVERITY: Record<Severity, engproto.LogSeverity> = {
   debug: engproto.LogSeverity.DEBUG,
@@ -33,28 +34,29 @@ export function engineAddressOf(args: readonly string[]): string | undefined {
   return positional[0];
 }
 
+/** The Engine service's Log method, as the stubs name it (its type checks the path). */
+const LOG_PATH: (typeof engrpc.EngineService)["log"]["path"] = "/pulumirpc.Engine/Log";
+
 export class EngineLog implements DiagnosticsSink {
-  private readonly client: engrpc.EngineClient;
+  private readonly engine: GrpcUnaryCaller;
 
   constructor(address: string) {
-    this.client = new engrpc.EngineClient(address, grpc.credentials.createInsecure());
+    this.engine = new GrpcUnaryCaller(address);
   }
 
   /** Sends one line; resolves when the engine took it or refused it (a log line never fails an operation). */
   log(severity: Severity, message: string, urn: string): Promise<void> {
     const request = new engproto.LogRequest().setSeverity(SEVERITY[severity]).setMessage(message).setUrn(urn);
-    return new Promise((resolve) => {
-      this.client.log(request, new grpc.Metadata(), { deadline: Date.now() + LOG_DEADLINE_MS }, () => resolve());
-    });
+    return this.engine.call(LOG_PATH, request.serializeBinary(), LOG_DEADLINE_MS).then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   close(): void {
-    this.client.close();
+    this.engine.close();
   }
 }
-
-type Callback<V> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null, value?: V | null, metadata?: grpc.Metadata) => void;
-type Handler<R, V> = (call: { request: R }, callback: Callback<V>) => void;
 
 /**
  * A gRPC handler of a resource operation run as one diagnostics scope of `log` (the server's provider process's):
@@ -71,8 +73,8 @@ export function withDiagnostics<R extends { getUrn(): string }, V>(
   if (!sink) return handler;
   return (call, callback) =>
     log.run(sink, call.request.getUrn(), name, (finish) =>
-      handler(call, (error, value, metadata) => {
-        void finish().then(() => callback(error, value, metadata));
+      handler(call, (error, value) => {
+        void finish().then(() => callback(error, value));
       }),
     );
 }

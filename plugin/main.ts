@@ -3,17 +3,14 @@
  * talks gRPC to it for the whole operation. Started by the launcher beside it (bin/pulumi-resource-svc).
  */
 import * as nodeModule from "node:module";
-import * as grpc from "@grpc/grpc-js";
-import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { ProviderProcess } from "../provider/core/providerProcess";
 import { exitAfterSettlingOnSigint } from "../provider/core/termination";
-import { DEFINITIONS } from "../provider/definitions";
 import { EngineLog, engineAddressOf } from "./engineLog";
-import { SvcProviderServer } from "./server";
+import { serveProvider } from "./providerMethods";
+import { ProviderServer } from "./providerServer";
 import { PLUGIN_VERSION } from "../provider/core/pluginRelease";
 
 async function main(): Promise<void> {
-  const grpcServer = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
   // Diagnostics go to the engine that started us (its address is our argument), attached to each resource's URN;
   // SVC_ENGINE_LOG=off sends none (the bench's baseline; the events file does not depend on it).
   const engineAddress = engineAddressOf(process.argv.slice(2));
@@ -22,10 +19,15 @@ async function main(): Promise<void> {
   const session = new ProviderProcess();
   // The engine's SIGINT means it no longer takes answers: creates in flight delete what they made before the exit.
   exitAfterSettlingOnSigint(session.termination);
-  grpcServer.addService(provrpc.ResourceProviderService, new SvcProviderServer(DEFINITIONS, PLUGIN_VERSION, diagnostics, session).service());
-  const port = await new Promise<number>((resolve, reject) =>
-    grpcServer.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
-  );
+  // The definitions and their runtime are required at the first request about a resource, not imported: the bundle
+  // evaluates them then, and Configure does not need them. (This file runs compiled only, where `require` is Node's.)
+  const loadRuntime = (process: ProviderProcess, version: string) => {
+    const { DEFINITIONS } = require("../provider/definitions") as typeof import("../provider/definitions");
+    const { resourceRuntime } = require("./resourceRuntime") as typeof import("./resourceRuntime");
+    return resourceRuntime(DEFINITIONS, process, version);
+  };
+  const handlers = new ProviderServer(loadRuntime, PLUGIN_VERSION, diagnostics, session).service();
+  const { port } = await serveProvider(handlers);
   // The engine reads the port from the first line of stdout.
   process.stdout.write(`${port}\n`);
   // The engine ends the plugin with a signal, before Node's own write of the compile cache at exit: write it now.

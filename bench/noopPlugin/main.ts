@@ -5,11 +5,10 @@
  * `up` of N of them measures the engine, the language host and the plugin's own serving, without the platform.
  * The bench bundles it into a temp folder beside a copy of the plugin's launcher (bench/noopPluginBuild.ts).
  */
-import * as grpc from "@grpc/grpc-js";
-import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { DEFINITIONS } from "../../provider/definitions";
 import { appTokenOutputs } from "../../provider/definitions/appToken";
 import type { ResourceDefinition } from "../../provider/definitions/define";
+import { serveProvider } from "../../plugin/providerMethods";
 import { SvcProviderServer } from "../../plugin/server";
 import { PLUGIN_VERSION } from "../../provider/core/pluginRelease";
 
@@ -45,11 +44,7 @@ const noopAppToken = (definition: ResourceDefinition): ResourceDefinition => ({
 
 async function main(): Promise<void> {
   const definitions = DEFINITIONS.map((d) => (d.type === "AppToken" ? noopAppToken(d) : d));
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
-  server.addService(provrpc.ResourceProviderService, new SvcProviderServer(definitions, PLUGIN_VERSION).service());
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
-  );
+  const { port } = await serveProvider(new SvcProviderServer(definitions, PLUGIN_VERSION).service());
   process.stdout.write(`${port}\n`);
 }
 

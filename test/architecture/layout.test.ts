@@ -32,7 +32,7 @@ describe("layout", () => {
 
   it("reads every part's sources, the plugin's included", () => {
     for (const root of ROOTS) expect([...graph.keys()].filter((file) => file.startsWith(`${root}/`)).length, root).toBeGreaterThan(0);
-    expect(graph.get("plugin/server.ts")).toContain("plugin/properties.ts");
+    expect(graph.get("plugin/providerServer.ts")).toContain("plugin/properties.ts");
   });
 
   it("has no folder cycles anywhere, the emulator's included", () => {

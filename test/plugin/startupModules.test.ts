@@ -14,12 +14,16 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/pulumi";
-import { configureRequest } from "./wire/wireHarness";
+import { APP_TOKEN, checkRequest, configureRequest } from "./wire/wireHarness";
 
-/** The packages a process has loaded before its first Configure: the gRPC server, the protocol's stubs, zod. */
-const PACKAGES = ["@grpc/grpc-js", "@js-sdsl/ordered-map", "@pulumi/pulumi", "google-protobuf", "zod"];
+/** The packages a process has loaded before its first Configure: the protocol's stubs (their messages alone), zod. */
+const PACKAGES = ["@pulumi/pulumi", "google-protobuf", "zod"];
 
-/** The project's own modules (compiled) loaded by then: the server, the definitions, the sdk's clients without undici. */
+/**
+ * The project's own modules (compiled) loaded by then: the gRPC transport, the server, the settings, the sdk's
+ * clients without undici. Not the resource runtime (definitions, handlers, schema, functions): the server requires
+ * it at its first request about a resource.
+ */
 const OWN_MODULES = [
   "contract/baseUrl.js",
   "contract/emailTemplates.js",
@@ -29,25 +33,26 @@ const OWN_MODULES = [
   "contract/urlUserinfo.js",
   "contract/webhookUrl.js",
   "contract/webhooks.js",
+  "plugin/answers.js",
   "plugin/engineLog.js",
-  "plugin/examples.js",
-  "plugin/invoke.js",
+  "plugin/grpcServer.js",
+  "plugin/grpcUnaryCall.js",
+  "plugin/grpcWire.js",
   "plugin/main.js",
   "plugin/properties.js",
-  "plugin/schema.js",
-  "plugin/server.js",
+  "plugin/providerMethods.js",
+  "plugin/providerServer.js",
   "plugin/settings.js",
-  "provider/generated/fieldTable.js",
-  // The type tokens (no imports of its own): the schema and the server name resources by them.
-  "provider/resources/typeToken.js",
-  "provider/runtime/handlers.js",
 ];
 
 /** Loaded by then from the folders whose every file the plugin needs (their file lists change with the code). */
-const OWN_FOLDERS = ["provider/core/", "provider/definitions/", "sdk/"];
+const OWN_FOLDERS = ["provider/core/", "sdk/"];
 
-/** Files of these are never loaded before a platform call. */
-const NEVER = ["undici", "@grpc/proto-loader", "protobufjs"];
+/** Folders of which nothing is loaded before a request about a resource. */
+const RUNTIME_FOLDERS = ["provider/definitions/", "provider/runtime/", "provider/generated/"];
+
+/** Files of these are never loaded before a platform call; grpc-js never (the plugin serves gRPC on node:http2). */
+const NEVER = ["undici", "@grpc/grpc-js", "@grpc/proto-loader", "protobufjs"];
 
 const PROBE = `
 const { writeFileSync } = require("node:fs");
@@ -124,7 +129,18 @@ describe("the plugin process's modules before its first Configure", () => {
     const listed = atPort.own.filter((file) => !OWN_FOLDERS.some((folder) => file.startsWith(folder)));
     expect(listed).toEqual(OWN_MODULES);
     expect(atPort.packages.filter((name) => NEVER.includes(name))).toEqual([]);
+    expect(atPort.own.filter((file) => RUNTIME_FOLDERS.some((folder) => file.startsWith(folder)))).toEqual([]);
     // The sdk's HTTP layer is there without undici: the transport requires undici at its first agent.
     expect(atPort.own).toContain("sdk/transport/undiciParts.js");
+    // The first request about a resource requires the runtime (and answers: the lazy path works compiled).
+    const checked = await new Promise<provproto.CheckResponse>((resolve, reject) =>
+      client.check(checkRequest(APP_TOKEN, { description: "startup" }), (error: grpc.ServiceError | null, response: provproto.CheckResponse) =>
+        error ? reject(error) : resolve(response),
+      ),
+    );
+    expect(checked.getFailuresList()).toEqual([]);
+    const afterCheck = await loadedNow();
+    expect(afterCheck.own).toContain("plugin/resourceRuntime.js");
+    expect(afterCheck.own.filter((file) => file.startsWith("provider/definitions/")).length).toBeGreaterThan(0);
   });
 });

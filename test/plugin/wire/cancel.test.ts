@@ -1,17 +1,17 @@
 /**
- * The plugin's Cancel at the wire: SvcProviderServer driven directly (requests and callbacks as grpc-js hands them
- * over, no engine, no socket), against the emulator in this process. Cancel arrives while a Create, an Update or a
+ * The plugin's Cancel at the wire: SvcProviderServer driven directly (requests and replies as its gRPC server hands
+ * them over, no engine, no socket), against the emulator in this process. Cancel arrives while a Create, an Update or a
  * Delete waits for the platform's answer (the emulator's `slow` fault commits, then holds the answer): each call
  * answers promptly, and a Create the platform committed deletes what it made (an answer the engine may lose at a
  * second Ctrl-C must record nothing). A Create past the operation deadline comes back as ErrorResourceInitFailed with
  * the id and the properties, its token value wrapped as a secret, so the engine records the object.
  */
-import * as grpc from "@grpc/grpc-js";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
+import { type GrpcError, Status } from "../../../plugin/grpcWire";
 import { SvcProviderServer } from "../../../plugin/server";
 import { ProviderProcess } from "../../../provider/core/providerProcess";
 import { DEFINITIONS } from "../../../provider/definitions";
@@ -21,9 +21,9 @@ const TOKEN_TYPE = "svc:index:AppToken";
 const URN = `urn:pulumi:test::project::${TOKEN_TYPE}::cancelled`;
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
 
-type Outcome = { error: (grpc.ServiceError & { metadata?: grpc.Metadata }) | null; value: unknown };
+type Outcome = { error: GrpcError | null; value: unknown };
 
-/** A unary call on the server, as grpc-js makes it: the request in, the callback's error or value out. */
+/** A unary call on the server, as its gRPC server makes it: the request in, the reply's error or value out. */
 function unary<Req>(server: SvcProviderServer, method: "configure" | "check" | "create" | "update" | "delete" | "cancel", request: Req): Promise<Outcome> {
   return new Promise((resolve) => {
     const handler = (server as unknown as Record<string, (call: { request: Req }, callback: (error: unknown, value?: unknown) => void) => void>)[method]!;
@@ -35,9 +35,9 @@ const struct = (value: Record<string, unknown>) => structproto.Struct.fromJavaSc
 
 /** The ErrorResourceInitFailed a partial create carries in its status details, or undefined. */
 function initFailure(error: Outcome["error"]): { id: string; properties: Record<string, unknown>; reasons: string[] } | undefined {
-  const bin = error?.metadata?.get("grpc-status-details-bin")[0];
+  const bin = error?.statusDetails;
   if (!bin) return undefined;
-  const status = statusproto.Status.deserializeBinary(new Uint8Array(bin as Buffer));
+  const status = statusproto.Status.deserializeBinary(bin);
   const any = status.getDetailsList().find((d) => d.getTypeName() === "pulumirpc.ErrorResourceInitFailed");
   if (!any) return undefined;
   const detail = provproto.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
@@ -111,7 +111,7 @@ describe("Cancel at the wire of the plugin", () => {
     await cancel();
     const { error } = await creating;
 
-    expect(error?.code).toBe(grpc.status.UNKNOWN);
+    expect(error?.code).toBe(Status.UNKNOWN);
     expect(initFailure(error)).toBeUndefined();
     expect(error?.details).toMatch(/deleted, so nothing is left behind/);
     expect(error?.details).not.toContain(made?.token as string);
@@ -131,7 +131,7 @@ describe("Cancel at the wire of the plugin", () => {
     );
 
     const [onServer] = await activeWith("deadline");
-    expect(error?.code).toBe(grpc.status.UNKNOWN);
+    expect(error?.code).toBe(Status.UNKNOWN);
     const failure = initFailure(error);
     expect(failure?.id).toBe(onServer?.id);
     expect(failure?.properties).toMatchObject({
@@ -158,7 +158,7 @@ describe("Cancel at the wire of the plugin", () => {
     await vi.waitFor(() => expect(emulator.ctx.faults.get().injected.error).toBeGreaterThanOrEqual(1), { timeout: 10_000, interval: 20 });
     await cancel();
     const { error } = await creating;
-    expect(error?.code).toBe(grpc.status.UNKNOWN);
+    expect(error?.code).toBe(Status.UNKNOWN);
     expect(initFailure(error)).toBeUndefined();
     expect(await activeWith("mid-create-none")).toEqual([]);
   });
@@ -171,7 +171,7 @@ describe("Cancel at the wire of the plugin", () => {
     await vi.waitFor(() => expect(emulator.ctx.faults.get().injected.slow).toBe(1), { timeout: 10_000, interval: 20 });
     await cancel();
     const { error } = await updating;
-    expect(error?.code).toBe(grpc.status.UNKNOWN);
+    expect(error?.code).toBe(Status.UNKNOWN);
     expect(error?.details).toMatch(/cancel/);
     expect(initFailure(error)).toBeUndefined();
 
@@ -189,7 +189,7 @@ describe("Cancel at the wire of the plugin", () => {
     await vi.waitFor(() => expect(emulator.ctx.faults.get().injected.slow).toBe(1), { timeout: 10_000, interval: 20 });
     await cancel();
     const { error } = await deleting;
-    expect(error?.code).toBe(grpc.status.UNKNOWN);
+    expect(error?.code).toBe(Status.UNKNOWN);
     expect(error?.details).toMatch(/cancel/);
 
     const next = await configuredServer();

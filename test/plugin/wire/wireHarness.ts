@@ -1,6 +1,6 @@
 /**
- * The native plugin on the wire, in this process: `SvcProviderServer` behind a real grpc-js server on loopback,
- * a grpc-js client of Pulumi's generated stubs, and the emulator in this process as the platform. Requests are
+ * The native plugin on the wire, in this process: `SvcProviderServer` behind the plugin's own gRPC server on
+ * loopback (plugin/grpcServer.ts, as the plugin process serves it), a grpc-js client of Pulumi's generated stubs, and the emulator in this process as the platform. Requests are
  * the protocol's own protobuf messages (built here from plain values), so what a test sends is what the engine
  * sends, serialized and all. No engine, no child process: unit time.
  *
@@ -21,6 +21,7 @@ import { UNKNOWN } from "../../../provider/core/unknowns";
 import { DEFINITIONS } from "../../../provider/definitions";
 import type { ResourceDefinition } from "../../../provider/definitions/define";
 import { secret } from "../../../plugin/properties";
+import { serveProvider } from "../../../plugin/providerMethods";
 import { SvcProviderServer } from "../../../plugin/server";
 
 export { secret, UNKNOWN };
@@ -129,12 +130,8 @@ export async function startWire(options: WireOptions = {}): Promise<WireHarness>
 /** The plugin's server and a client of it; stop() also closes the clients of the server's provider process. */
 async function startPlugin(definitions: readonly ResourceDefinition[]) {
   const server = new SvcProviderServer(definitions, WIRE_PLUGIN_VERSION);
-  const grpcServer = new grpc.Server();
-  grpcServer.addService(provrpc.ResourceProviderService, server.service());
-  const port = await new Promise<number>((resolve, reject) =>
-    grpcServer.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
-  );
-  const address = `127.0.0.1:${port}`;
+  const grpcServer = await serveProvider(server.service());
+  const address = `127.0.0.1:${grpcServer.port}`;
   const client = new provrpc.ResourceProviderClient(address, grpc.credentials.createInsecure());
   return {
     server,
@@ -142,7 +139,7 @@ async function startPlugin(definitions: readonly ResourceDefinition[]) {
     address,
     async stop() {
       client.close();
-      await new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve()));
+      await grpcServer.close();
       await server.session.close();
     },
   };
