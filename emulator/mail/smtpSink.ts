@@ -163,6 +163,9 @@ export class SmtpSink {
         return callback(smtpError(421, "4.7.0 injected throttle, try again later"));
       case "drop":
         return this.drop(session);
+      case "late":
+        await sleep(this.faults.slowMs);
+        break;
       default:
     }
     const message = this.keep(raw, parsed, session);

@@ -15,15 +15,22 @@ export class ResponseTooLargeError extends Error {
 
 export function sendAttempt(dispatcher: Dispatcher, limits: AttemptLimits): Send {
   return async function sendOnce(exchange) {
-    const response = await request(exchange.url, {
-      dispatcher,
-      method: exchange.method,
-      headers: exchange.headers,
-      body: exchange.body,
-      signal: exchange.signal,
-      headersTimeout: limits.headersTimeoutMs,
-      bodyTimeout: limits.bodyTimeoutMs,
-    });
+    // On the wire until the answer's head arrives (the platform has acted, or will not) or the attempt fails.
+    exchange.wire.unanswered++;
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(exchange.url, {
+        dispatcher,
+        method: exchange.method,
+        headers: exchange.headers,
+        body: exchange.body,
+        signal: exchange.signal,
+        headersTimeout: limits.headersTimeoutMs,
+        bodyTimeout: limits.bodyTimeoutMs,
+      });
+    } finally {
+      exchange.wire.unanswered--;
+    }
     const body = await readBounded(response, limits.maxResponseBytes);
     return {
       status: response.statusCode,

@@ -212,6 +212,40 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
       },
     );
 
+    it("Cancel while the create waits out a 429's Retry-After: a plain error at once, no look-up, nothing left", async () => {
+      // The default request timeout (30 s): nothing the create sent can still act, so none of it is waited for.
+      const marker = start();
+      const inputs = await checked(kind, marker);
+      emulator.ctx.faults.set({ next: Array(20).fill("throttle"), retryAfterSeconds: 600, pathIncludes: kind.createPath });
+      const creating = kind.provider.create(inputs).catch((error: unknown) => error);
+      await vi.waitFor(() => expect(emulator.ctx.faults.get().injected.throttle).toBeGreaterThanOrEqual(1), { timeout: 10_000, interval: 20 });
+      emulator.ctx.stats.reset();
+      runtime.session.cancel();
+      const error = (await creating) as Error;
+
+      expect(error).not.toBeInstanceOf(PartialCreateError);
+      expect(error.message).toMatch(/cancelled/);
+      // Not looked for: every request it sent was answered 429, before the platform acted.
+      expect(Object.keys(emulator.ctx.stats.snapshot()).filter((call) => call.endsWith(".list"))).toEqual([]);
+      expect(await live(kind, marker)).toEqual([]);
+    });
+
+    it("Cancel while the create's request is on the wire: it is looked for until it can no longer commit; what it commits after the Cancel is deleted", async () => {
+      const marker = start();
+      const inputs = await checked(kind, marker);
+      // The platform holds the request 1 s, then acts on it: after the Cancel.
+      emulator.ctx.faults.set({ next: ["late"], slowMs: 1_000, pathIncludes: kind.createPath });
+      const creating = kind.provider.create(inputs).catch((error: unknown) => error);
+      await vi.waitFor(() => expect(emulator.ctx.faults.get().injected.late).toBe(1), { timeout: 10_000, interval: 10 });
+      runtime.session.cancel();
+      expect(await live(kind, marker)).toEqual([]);
+      const error = (await creating) as Error;
+
+      expect(error).not.toBeInstanceOf(PartialCreateError);
+      expect(error.message).toMatch(/cancelled before it finished; it was deleted, so nothing is left behind/);
+      expect(await live(kind, marker)).toEqual([]);
+    });
+
     it("cancelled before anything was sent: a plain error, nothing left", async () => {
       const marker = start();
       const inputs = await checked(kind, marker);

@@ -169,7 +169,23 @@ describe("timeouts and cancellation", () => {
     const error = await pending.catch((e: unknown) => e);
     await transport.close();
     expect(error).toBeInstanceOf(SvcAbortError);
-    expect(error).toMatchObject({ code: "ABORTED" });
+    // Cut while the server held the request: the platform may still act on it.
+    expect(error).toMatchObject({ code: "ABORTED", requestOnWire: true });
+  });
+
+  it("a create cancelled while it waits out a 429's Retry-After ends with nothing on the wire", async () => {
+    const controller = new AbortController();
+    const { pool, transport } = mocked({
+      retry: { maxRetryAfterMs: 60_000 },
+      onEvent: (e) => {
+        if (e.type === "retry") queueMicrotask(() => controller.abort());
+      },
+    });
+    pool.intercept({ path: "/r", method: "POST" }).reply(429, "slow down", { headers: { "retry-after": "600" } });
+    const error = await transport.request({ url: `${ORIGIN}/r`, idempotent: false, timeoutMs: 120_000, signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SvcAbortError);
+    // Every request it sent was answered (429: the platform did not act): nothing of this call can still commit.
+    expect(error).toMatchObject({ code: "ABORTED", requestOnWire: false });
   });
 
   it("cancelling during a backoff wait ends the call", async () => {

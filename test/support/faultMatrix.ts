@@ -32,6 +32,7 @@ const RATE_KEY: Record<FaultKind, keyof FaultConfig | undefined> = {
   commitThenDrop: "commitThenDropRate",
   commitThenError: "commitThenErrorRate",
   slow: "slowRate",
+  late: undefined,
 };
 
 export const BEFORE_ACTING: FaultGroup = { name: "before acting", kinds: ["error", "throttle", "drop"], settings: { retryAfterSeconds: 1 } };
