@@ -5,7 +5,7 @@
  * answers) or deleted (the engine stopping: it records nothing any more); an interruption before the platform acted
  * is a plain error and leaves nothing. The emulator's `slow` fault commits, then holds the answer; `throttle` refuses.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -176,7 +176,8 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
     it("Cancel after the platform committed, and its delete fails: a partial create with the id, for the engine to record", async () => {
       const marker = start();
       const { creating, made } = await committedCreate(marker);
-      emulator.ctx.faults.set({ next: Array(500).fill("error"), pathIncludes: "/action/delete" });
+      // A 501 is final (not retried): the delete fails at once, as it would after its retries ran out.
+      emulator.ctx.faults.set({ next: Array(500).fill("error"), errorStatus: 501, pathIncludes: "/action/delete" });
       runtime.session.cancel();
       const partial = (await creating) as PartialCreateError;
 
@@ -217,8 +218,11 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
       const marker = start();
       const inputs = await checked(kind, marker);
       emulator.ctx.faults.set({ next: Array(20).fill("throttle"), retryAfterSeconds: 600, pathIncludes: kind.createPath });
+      const throttled = () => (existsSync(eventsFile) ? events() : []).filter((e) => e.type === "retry" && e.status === 429).length;
+      const throttledBefore = throttled();
       const creating = kind.provider.create(inputs).catch((error: unknown) => error);
-      await vi.waitFor(() => expect(emulator.ctx.faults.get().injected.throttle).toBeGreaterThanOrEqual(1), { timeout: 10_000, interval: 20 });
+      // The client has its 429 (the provider notes the retry before waiting): nothing of the create is on the wire.
+      await vi.waitFor(() => expect(throttled()).toBeGreaterThan(throttledBefore), { timeout: 10_000, interval: 20 });
       emulator.ctx.stats.reset();
       runtime.session.cancel();
       const error = (await creating) as Error;
