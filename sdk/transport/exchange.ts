@@ -32,9 +32,10 @@ export interface Exchange {
 }
 
 /**
- * Whether the call has a request on the wire: counted up when an attempt is handed to undici, down when its answer's
- * head arrives or it fails. When the call is cut, this tells whether the platform may still act on what it sent, or
- * the call was only waiting (for a slot, a pause, a Retry-After) with every request answered.
+ * The call's requests whose answer has not come: counted up when an attempt is handed to undici, down when its
+ * answer's head arrives or it fails before anything was sent (an answer lost on the way keeps it counted). When the
+ * call is cut, this tells whether the platform may still act on what it sent, or the call was only waiting (for a
+ * slot, a pause, a Retry-After) with every request answered.
  */
 export interface WireState {
   unanswered: number;

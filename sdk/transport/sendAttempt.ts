@@ -1,6 +1,8 @@
 /** The innermost send: one HTTP exchange over undici, the whole body read (bounded), as a TransportResponse. */
 import type { Dispatcher } from "undici";
+import { errnoOf } from "./attemptErrors";
 import type { Send } from "./exchange";
+import { requestNotSent } from "./retryPolicy";
 import { request } from "./undiciParts";
 
 export interface AttemptLimits {
@@ -15,7 +17,7 @@ export class ResponseTooLargeError extends Error {
 
 export function sendAttempt(dispatcher: Dispatcher, limits: AttemptLimits): Send {
   return async function sendOnce(exchange) {
-    // On the wire until the answer's head arrives (the platform has acted, or will not) or the attempt fails.
+    // Unanswered until the answer's head arrives (the platform has acted, or will not act).
     exchange.wire.unanswered++;
     let response: Dispatcher.ResponseData;
     try {
@@ -28,9 +30,13 @@ export function sendAttempt(dispatcher: Dispatcher, limits: AttemptLimits): Send
         headersTimeout: limits.headersTimeoutMs,
         bodyTimeout: limits.bodyTimeoutMs,
       });
-    } finally {
-      exchange.wire.unanswered--;
+    } catch (error) {
+      // Never sent (refused, no such host): nothing is on the wire. Otherwise the answer is lost and the request
+      // stays counted: the platform may still act on it.
+      if (requestNotSent(errnoOf(error))) exchange.wire.unanswered--;
+      throw error;
     }
+    exchange.wire.unanswered--;
     const body = await readBounded(response, limits.maxResponseBytes);
     return {
       status: response.statusCode,
