@@ -5,7 +5,7 @@
  * `pathIncludes: "/smtp/"` aims faults at mail alone):
  *   error → 451 (temporary failure), throttle → 421 (try later), drop → connection closed before the answer,
  *   commitThenError → kept, then answered 451; commitThenDrop → kept, then the connection closed;
- *   slow → kept, answered `slowMs` late. A sender that retries after a kept-then-failed message delivers it twice,
+ *   slow → kept, answered `slowMs` late; late → held `slowMs`, then kept and answered. A sender that retries after a kept-then-failed message delivers it twice,
  *   as it would to a real mail server.
  * It has no authentication, so it listens on 127.0.0.1 unless told otherwise (its own host option, not the HTTP
  * server's). A message is size-checked as it streams in (smtp-server's `size` and the stream's `sizeExceeded`):
@@ -163,6 +163,9 @@ export class SmtpSink {
         return callback(smtpError(421, "4.7.0 injected throttle, try again later"));
       case "drop":
         return this.drop(session);
+      case "late":
+        await sleep(this.faults.slowMs);
+        break;
       default:
     }
     const message = this.keep(raw, parsed, session);

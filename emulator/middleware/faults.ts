@@ -5,6 +5,8 @@
  * - after the platform acted (the write is committed first): `commitThenDrop` (the socket is destroyed instead of
  *   answering), `commitThenError` (answered 502) and `slow` (the real answer, but only after `slowMs`, meant to be
  *   past the client's timeout). These are the faults that leave a client unsure whether its create happened.
+ *   `late` (only through `next`) holds the request `slowMs`, then acts and answers: the platform acts after the client
+ *   may have given up (a request still on the wire when its caller was cancelled).
  * Deterministic on purpose: a queue of the next outcomes (`next`) is consumed first, then rates are drawn from a
  * seeded PRNG, so the same seed and request order give the same faults.
  */
@@ -12,7 +14,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { HttpError } from "../shared/errors";
 
-export const FaultKind = z.enum(["ok", "error", "drop", "throttle", "commitThenDrop", "commitThenError", "slow"]);
+export const FaultKind = z.enum(["ok", "error", "drop", "throttle", "commitThenDrop", "commitThenError", "slow", "late"]);
 export type FaultKind = z.infer<typeof FaultKind>;
 
 const rate = z.number().min(0).max(1);
@@ -138,6 +140,9 @@ export function faultInjection(faults: FaultController): MiddlewareHandler {
         await next();
         await sleep(faults.slowMs);
         return;
+      case "late":
+        await sleep(faults.slowMs);
+        return next();
     }
   };
 }

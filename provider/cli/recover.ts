@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEFINITIONS } from "../definitions";
 import { displayed } from "./asciiLiteral";
-import { RecoverAccounts } from "./recoverAccounts";
+import { type RecoverAccount, RecoverAccounts } from "./recoverAccounts";
 import { type Declared, type Found, isEmptyPlan, planRecovery, type RecoveryPlan } from "./recoverMatch";
 import { type PulumiCli, pulumiCli, StackLockedError } from "./recoverPulumi";
 import { readStackState, type StackState, type SvcResource, svcTypeOf } from "./recoverState";
@@ -71,6 +71,8 @@ export async function recover(options: RecoverOptions, deps: RecoverDeps = {}): 
     };
     const pendingCreates = defined(state.pendingCreates.map((r) => declare(r, r.inputs)));
     const recorded = defined(state.resources.map((r) => declare(r, r.outputs)));
+    // A run killed before its first answer recorded no object, yet its requests may have made some: its accounts too.
+    accounts.ofStack();
     for (const [urn, why] of accounts.unresolved) out(`  cannot tell the account of ${urn}: ${why}; its objects are left alone`);
     const others = await otherStates(cli, state);
     const managed: Managed = { ids: [...state.recordedIds, ...others.flatMap((s) => s.recordedIds)], names: new Map() };
@@ -88,7 +90,9 @@ export async function recover(options: RecoverOptions, deps: RecoverDeps = {}): 
     for (const w of [...windows.failed, ...(windows.pending ? [windows.pending] : [])]) {
       out(`  looking at ${w.label}: objects created ${w.startSec > 0 ? `from ${iso(w.startSec)} ` : ""}until ${iso(w.endSec)}`);
     }
-    const found = await listUnrecorded(accounts, managed, (createdAt) => inWindows(windows, createdAt));
+    const inWindow = (createdAt: number) => inWindows(windows, createdAt);
+    const listed = accounts.all();
+    const found = await listUnrecorded(listed, managed, inWindow);
     const pendingWindow = windows.pending;
     const input = {
       pendingCreates,
@@ -102,6 +106,14 @@ export async function recover(options: RecoverOptions, deps: RecoverDeps = {}): 
       // Objects no pending create took and no twin explains: the program's planned creates may (the plugin died and
       // the engine recorded its creates as failed).
       const planned = defined((await plannedCreates(cli)).map((r) => declare(r, r.inputs)));
+      // An account only the program names (a connection no recorded resource uses yet) is listed now.
+      found.push(
+        ...(await listUnrecorded(
+          accounts.all().filter((a) => !listed.includes(a)),
+          managed,
+          inWindow,
+        )),
+      );
       plan = planRecovery(wildcardAccounts({ ...input, planned }));
     }
     printPlan(plan, out);
@@ -187,9 +199,9 @@ function printPlan(plan: RecoveryPlan, out: (line: string) => void): void {
 }
 
 /** The objects of every account that no state records and that were created in a window. */
-async function listUnrecorded(accounts: RecoverAccounts, managed: Managed, inWindow: (createdAtSec: number) => boolean): Promise<Found[]> {
+async function listUnrecorded(accounts: RecoverAccount[], managed: Managed, inWindow: (createdAtSec: number) => boolean): Promise<Found[]> {
   const found: Found[] = [];
-  for (const account of accounts.all()) {
+  for (const account of accounts) {
     const listing = await listCandidates(account.context(), account.partnerId, managed, { includeDisabled: true });
     const unrecorded = [...listing.candidates.map((c) => ({ type: c.definition.type, id: c.id, fields: c.inputs }))];
     for (const object of unrecorded) {

@@ -22,6 +22,9 @@ export interface RecoverAccount {
   close(): Promise<void>;
 }
 
+/** The type of the plugin's provider resources in a state (`pulumi:providers:<package>`). */
+const SVC_PROVIDER_TYPE = "pulumi:providers:svc";
+
 /** The provider's settings as its inputs hold them, as a stack config lookup ("svc:<name>"). */
 const lookupOfInputs =
   (inputs: Record<string, unknown>): ConfigLookup =>
@@ -49,7 +52,30 @@ export class RecoverAccounts {
 
   /** The account `resource` uses, or undefined (noted in `unresolved`) when it cannot be resolved. */
   of(resource: Pick<SvcResource, "urn" | "plugin" | "provider" | "inputs">): RecoverAccount | undefined {
-    const source = this.sourceOf(resource);
+    return this.resolve(resource.urn, this.sourceOf(resource));
+  }
+
+  /**
+   * The accounts a run of the stack may have written to before the state recorded any object of theirs (a run killed
+   * before its first answer): each svc provider the state holds (the engine records a provider before its resources)
+   * and the stack's own account (stack config, then the environment: what default providers and dynamic resources
+   * without a `connection` use). A stack with no account of its own is fine: nothing is noted.
+   */
+  ofStack(): RecoverAccount[] {
+    const found: RecoverAccount[] = [];
+    for (const [reference, inputs] of this.providers) {
+      const urn = reference.slice(0, reference.lastIndexOf("::"));
+      const type = urn.split("::")[2] ?? "";
+      if (type !== SVC_PROVIDER_TYPE && !type.endsWith(`$${SVC_PROVIDER_TYPE}`)) continue;
+      const account = this.resolve(urn, { config: lookupOfInputs(inputs) });
+      if (account) found.push(account);
+    }
+    const own = this.resolve(undefined, { config: this.stackConfig });
+    return own ? [...found, own] : found;
+  }
+
+  /** The account of `source`, made once per key; a source that names none is noted under `urn` (when given). */
+  private resolve(urn: string | undefined, source: Source): RecoverAccount | undefined {
     try {
       const connection = resolveConnection(source.connection, source.config, this.env);
       const key = `${connection.baseUrl}#${connection.partnerId}`;
@@ -70,7 +96,7 @@ export class RecoverAccounts {
       return account;
     } catch (error) {
       if (!(error instanceof ConnectionError)) throw error;
-      this.unresolved.set(resource.urn, error.message);
+      if (urn !== undefined) this.unresolved.set(urn, error.message);
       return undefined;
     }
   }

@@ -7,7 +7,7 @@
  * managed by the stack are never candidates.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { mayHaveActed } from "../../sdk/transport/retryPolicy";
+import { mayHaveActed, mayStillAct } from "../../sdk/transport/retryPolicy";
 import { PartialCreateError, ProviderError } from "./errors";
 import type { OperationContext } from "./operationContext";
 import { graceSignal, INTERRUPTED_CREATE_GRACE_MS } from "./operationLifetime";
@@ -72,20 +72,22 @@ export async function createWithRecovery<T>(ctx: OperationContext, recoverable: 
       ? Math.floor(startedAt / 1000) - UNKNOWN_CLOCK_SLACK_SECONDS
       : Math.floor((serverNow - (Date.now() - startedAt)) / 1000) - CLOCK_SLACK_SECONDS;
   };
-  const progress: Progress = { sent: false, inFlight: false };
+  const progress: Progress = { mayHaveMade: false, inFlight: false };
   try {
     return await createInRounds(plan, sinceServerSec, progress);
   } catch (error) {
-    // Interrupted (Cancel or the deadline) once a request was on its way: the platform may have made the object, and
-    // only a look-up can tell. Interrupted before anything was sent: nothing can exist, the error stands.
-    if (!plan.signal.aborted || !progress.sent) throw error;
+    // Interrupted (Cancel or the deadline) once a request that may act was sent: the platform may have made the
+    // object, and only a look-up can tell. Interrupted before that (nothing sent yet, or only waiting out a 429's
+    // Retry-After or a slot, every request answered without acting): nothing can exist, the error stands.
+    if (!plan.signal.aborted || !progress.mayHaveMade) throw error;
     return await settleInterrupted(plan, error, sinceServerSec(), progress.inFlight);
   }
 }
 
-/** `sent`: a create call has started; `inFlight`: one was running when the create ended (its request may still commit). */
 interface Progress {
-  sent: boolean;
+  /** A create request went out whose answer does not rule out the object: a round's lost answer, or the call cut on the wire. */
+  mayHaveMade: boolean;
+  /** The call cut by the interruption had a request on the wire, unanswered: it may still commit until its timeout. */
   inFlight: boolean;
 }
 
@@ -94,8 +96,6 @@ async function createInRounds<T>(plan: Plan<T>, sinceServerSec: () => number, pr
   for (let round = 1; ; round++) {
     let lastError: unknown;
     if (plan.signal.aborted) throw plan.signal.reason;
-    progress.sent = true;
-    progress.inFlight = true;
     const attempt = plan.create();
     plan.ledger.track(plan.fingerprint, attempt);
     try {
@@ -103,9 +103,15 @@ async function createInRounds<T>(plan: Plan<T>, sinceServerSec: () => number, pr
       plan.ledger.noteManaged(plan.idOf(made));
       return made;
     } catch (error) {
-      // Cut by the interruption: the call was still running, its request may commit later.
-      if (!plan.signal.aborted) progress.inFlight = false;
+      if (plan.signal.aborted) {
+        // Cut by the interruption while its request was on the wire: it may commit later, and is waited for. Cut while
+        // the client only waited (a Retry-After, a slot) with every request answered: nothing of this call can commit.
+        progress.inFlight = mayStillAct(error);
+        progress.mayHaveMade ||= progress.inFlight;
+        throw error;
+      }
       if (!mayHaveActed(error) || round >= MAX_CREATE_ROUNDS) throw error;
+      progress.mayHaveMade = true;
       lastError = error;
     }
     const cause = describe(lastError);

@@ -124,9 +124,11 @@ function renewAt(mintedAt: number, expiresAt: number | undefined): number {
 
 function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new SvcAbortError("cancelled while waiting for a session"));
+  // The call's own request was never sent (a session start makes nothing anyone manages): nothing of it can still act.
+  const cancelled = () => new SvcAbortError("cancelled while waiting for a session", { requestOnWire: false });
+  if (signal.aborted) return Promise.reject(cancelled());
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new SvcAbortError("cancelled while waiting for a session"));
+    const onAbort = (): void => reject(cancelled());
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });

@@ -130,19 +130,32 @@ export class SvcNetworkError extends SvcError {
   }
 }
 
+/**
+ * How a call that was cut (its deadline, or the caller's signal) stood on the wire: `requestOnWire` is true when an
+ * attempt had been sent and not yet answered (the platform may still act on it), false when the call was waiting
+ * (for a slot, a pause after a 429, a Retry-After) with every request it sent answered; undefined when not known.
+ */
+export interface CutCallInit extends SvcErrorInit {
+  requestOnWire?: boolean;
+}
+
 export class SvcTimeoutError extends SvcError {
   declare readonly code: "TIMEOUT";
-  constructor(message: string, init: SvcErrorInit = {}) {
+  readonly requestOnWire: boolean | undefined;
+  constructor(message: string, init: CutCallInit = {}) {
     super("TIMEOUT", message, init);
     this.name = "SvcTimeoutError";
+    this.requestOnWire = init.requestOnWire;
   }
 }
 
 export class SvcAbortError extends SvcError {
   declare readonly code: "ABORTED";
-  constructor(message: string, init: SvcErrorInit = {}) {
+  readonly requestOnWire: boolean | undefined;
+  constructor(message: string, init: CutCallInit = {}) {
     super("ABORTED", message, init);
     this.name = "SvcAbortError";
+    this.requestOnWire = init.requestOnWire;
   }
 }
 

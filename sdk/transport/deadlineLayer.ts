@@ -1,7 +1,8 @@
 /**
  * The deadline layer: one AbortController per call, aborted when the call's overall deadline passes or the caller's
  * signal fires, with the SvcError the call ends with as its reason (TIMEOUT or ABORTED). Both the timer and the
- * listener are released when the call ends (AbortSignal.timeout/any would leave a timer and listeners behind).
+ * listener are released when the call ends (AbortSignal.timeout/any would leave a timer and listeners behind). The
+ * reason says whether a request was on the wire, unanswered, at that moment (`requestOnWire`).
  */
 import { SvcAbortError, SvcTimeoutError } from "../core/errors";
 import { describeCall, type Layer, labelOf } from "./exchange";
@@ -11,12 +12,11 @@ export function deadlineLayer(): Layer {
     return async function sendWithinDeadline(exchange) {
       const controller = new AbortController();
       const where = describeCall(exchange);
-      const timer = setTimeout(
-        () => controller.abort(new SvcTimeoutError(`${where}: no answer within ${exchange.timeoutMs} ms`, labelOf(exchange))),
-        exchange.timeoutMs,
-      );
+      // Taken when the call is cut: whether what it sent may still be acted on, or it was only waiting.
+      const cut = () => ({ ...labelOf(exchange), requestOnWire: exchange.wire.unanswered > 0 });
+      const timer = setTimeout(() => controller.abort(new SvcTimeoutError(`${where}: no answer within ${exchange.timeoutMs} ms`, cut())), exchange.timeoutMs);
       const caller = exchange.callerSignal;
-      const onCallerAbort = (): void => controller.abort(new SvcAbortError(`${where}: cancelled by the caller`, labelOf(exchange)));
+      const onCallerAbort = (): void => controller.abort(new SvcAbortError(`${where}: cancelled by the caller`, cut()));
       caller?.addEventListener("abort", onCallerAbort, { once: true });
       if (caller?.aborted) onCallerAbort();
       try {

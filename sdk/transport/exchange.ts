@@ -27,6 +27,18 @@ export interface Exchange {
   deadlineAt: number;
   /** 1 for the first attempt. */
   attempt: number;
+  /** The call's attempts sent and not yet answered, shared by every layer (see WireState). */
+  wire: WireState;
+}
+
+/**
+ * The call's requests whose answer has not come: counted up when an attempt is handed to undici, down when its
+ * answer's head arrives or it fails before anything was sent (an answer lost on the way keeps it counted). When the
+ * call is cut, this tells whether the platform may still act on what it sent, or the call was only waiting (for a
+ * slot, a pause, a Retry-After) with every request answered.
+ */
+export interface WireState {
+  unanswered: number;
 }
 
 export type Send = (exchange: Exchange) => Promise<TransportResponse>;

@@ -3,6 +3,7 @@
  * idempotent request and for a create, and why. shouldRetry only reads the table. Which api_v3 action is which
  * class is in sdk/platform/actionSafety.ts; docs/sdk.md "Retry rules" shows both as one table.
  */
+import { SvcError } from "../core/errors";
 import { TRANSPORT_DEFAULTS } from "./options";
 
 /** Error codes raised before a single byte of the request could have been sent. */
@@ -107,10 +108,23 @@ export function requestNotSent(errno: string): boolean {
 export function mayHaveActed(error: unknown): boolean {
   const e = error as { code?: unknown; status?: unknown; errno?: unknown } | null;
   if (!e || typeof e !== "object") return false;
-  if (e.code === "TIMEOUT") return true; // the call's deadline passed while an attempt was in flight
+  // The call's deadline passed: the platform may have acted unless the call was only waiting (a slot, a Retry-After).
+  if (e.code === "TIMEOUT") return (e as { requestOnWire?: unknown }).requestOnWire !== false;
   if (e.code === "NETWORK_ERROR") return typeof e.errno === "string" ? !NOT_SENT_CODES.has(e.errno) : true;
   if (e.code === "HTTP_ERROR" && typeof e.status === "number") return failureKind({ kind: "status", status: e.status }) === "maybeActedStatus";
   return false;
+}
+
+/**
+ * True when the platform may still act, after the call failed with `error`, on a request the call sent: the call was
+ * cut (cancelled, or its deadline passed) while an attempt was on the wire unanswered, or the answer was lost (as
+ * mayHaveActed). False when the call was cut while only waiting (for a slot, a pause, a Retry-After) with every
+ * request answered, or its answer came. An error that does not tell (not the sdk's) counts as true.
+ */
+export function mayStillAct(error: unknown): boolean {
+  if (!SvcError.isSvcError(error)) return true;
+  if (error.code === "ABORTED" || error.code === "TIMEOUT") return (error as { requestOnWire?: boolean }).requestOnWire !== false;
+  return mayHaveActed(error);
 }
 
 /** Delay before retry number `retry` (1-based): Retry-After if given (capped), else full jitter. */

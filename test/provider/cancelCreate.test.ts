@@ -5,7 +5,7 @@
  * answers) or deleted (the engine stopping: it records nothing any more); an interruption before the platform acted
  * is a plain error and leaves nothing. The emulator's `slow` fault commits, then holds the answer; `throttle` refuses.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -176,7 +176,8 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
     it("Cancel after the platform committed, and its delete fails: a partial create with the id, for the engine to record", async () => {
       const marker = start();
       const { creating, made } = await committedCreate(marker);
-      emulator.ctx.faults.set({ next: Array(500).fill("error"), pathIncludes: "/action/delete" });
+      // A 501 is final (not retried): the delete fails at once, as it would after its retries ran out.
+      emulator.ctx.faults.set({ next: Array(500).fill("error"), errorStatus: 501, pathIncludes: "/action/delete" });
       runtime.session.cancel();
       const partial = (await creating) as PartialCreateError;
 
@@ -211,6 +212,43 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
         );
       },
     );
+
+    it("Cancel while the create waits out a 429's Retry-After: a plain error at once, no look-up, nothing left", async () => {
+      // The default request timeout (30 s): nothing the create sent can still act, so none of it is waited for.
+      const marker = start();
+      const inputs = await checked(kind, marker);
+      emulator.ctx.faults.set({ next: Array(20).fill("throttle"), retryAfterSeconds: 600, pathIncludes: kind.createPath });
+      const throttled = () => (existsSync(eventsFile) ? events() : []).filter((e) => e.type === "retry" && e.status === 429).length;
+      const throttledBefore = throttled();
+      const creating = kind.provider.create(inputs).catch((error: unknown) => error);
+      // The client has its 429 (the provider notes the retry before waiting): nothing of the create is on the wire.
+      await vi.waitFor(() => expect(throttled()).toBeGreaterThan(throttledBefore), { timeout: 10_000, interval: 20 });
+      emulator.ctx.stats.reset();
+      runtime.session.cancel();
+      const error = (await creating) as Error;
+
+      expect(error).not.toBeInstanceOf(PartialCreateError);
+      expect(error.message).toMatch(/cancelled/);
+      // Not looked for: every request it sent was answered 429, before the platform acted.
+      expect(Object.keys(emulator.ctx.stats.snapshot()).filter((call) => call.endsWith(".list"))).toEqual([]);
+      expect(await live(kind, marker)).toEqual([]);
+    });
+
+    it("Cancel while the create's request is on the wire: it is looked for until it can no longer commit; what it commits after the Cancel is deleted", async () => {
+      const marker = start();
+      const inputs = await checked(kind, marker);
+      // The platform holds the request 1 s, then acts on it: after the Cancel.
+      emulator.ctx.faults.set({ next: ["late"], slowMs: 1_000, pathIncludes: kind.createPath });
+      const creating = kind.provider.create(inputs).catch((error: unknown) => error);
+      await vi.waitFor(() => expect(emulator.ctx.faults.get().injected.late).toBe(1), { timeout: 10_000, interval: 10 });
+      runtime.session.cancel();
+      expect(await live(kind, marker)).toEqual([]);
+      const error = (await creating) as Error;
+
+      expect(error).not.toBeInstanceOf(PartialCreateError);
+      expect(error.message).toMatch(/cancelled before it finished; it was deleted, so nothing is left behind/);
+      expect(await live(kind, marker)).toEqual([]);
+    });
 
     it("cancelled before anything was sent: a plain error, nothing left", async () => {
       const marker = start();

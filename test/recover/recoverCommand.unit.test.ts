@@ -98,6 +98,65 @@ describe("pulumi-svc recover on a scripted CLI", () => {
     expect(printed).not.toContain(token.token as string);
   });
 
+  /**
+   * A stack whose newest update failed when its provider died before the first answer: the state records no svc
+   * object (`provider`: the plugin's provider resource it does record), and the program plans `planned` again.
+   */
+  function diedBeforeFirstAnswer(
+    planned: { type: string; inputs: Record<string, unknown>; provider?: string },
+    options: { provider?: string; config?: boolean },
+  ) {
+    const now = Date.now();
+    const resources: Record<string, unknown>[] = [{ urn: STACK_URN, type: "pulumi:pulumi:Stack" }];
+    if (options.provider) {
+      const [urn, id] = [options.provider.slice(0, options.provider.lastIndexOf("::")), options.provider.split("::").pop()];
+      resources.push({
+        urn,
+        id,
+        type: "pulumi:providers:svc",
+        inputs: { baseUrl: emulator.baseUrl, partnerId: String(emulator.partnerId), adminSecret: emulator.adminSecret },
+      });
+    }
+    const cli: PulumiCli = {
+      exportStack: async ({ stack } = {}) => ({
+        version: 3,
+        deployment: stack === "other" ? {} : { manifest: { time: new Date(now).toISOString() }, resources },
+      }),
+      history: async () => [{ kind: "update", result: "failed", startTime: new Date(now - 5_000).toISOString(), endTime: new Date(now).toISOString() }],
+      stacks: async () => ["dev"],
+      config: async () =>
+        options.config
+          ? {
+              "svc:baseUrl": { value: emulator.baseUrl },
+              "svc:partnerId": { value: String(emulator.partnerId) },
+              "svc:adminSecret": { value: emulator.adminSecret, secret: true },
+            }
+          : {},
+      previewSteps: async () => [{ op: "create", urn: `urn:pulumi:dev::app::${planned.type}::t0`, newState: planned }],
+      probeLock: async () => undefined,
+      clearPendingCreates: async () => undefined,
+    };
+    return cli;
+  }
+
+  it.each([
+    { via: "the plugin's provider in the state", type: "svc:index:AppToken", provider: "urn:pulumi:dev::app::pulumi:providers:svc::default_0_1_0::a1b2" },
+    { via: "the stack's own account (stack config)", type: dynamicTypeToken("AppToken"), config: true },
+  ])("a run killed before its first answer left an object and no record of it: found through $via and deleted", async ({ type, provider, config }) => {
+    const made = `before the first answer ${serial}`;
+    const token = await admin.appTokens.add({ hashType: "SHA256", description: made, sessionPrivileges: "list:*" });
+    const cli = diedBeforeFirstAnswer(
+      { type, inputs: tokenFields(made), ...(provider ? { provider } : {}) },
+      { ...(provider ? { provider } : {}), config: config === true },
+    );
+    const lines: string[] = [];
+    const result = await recover({ stack: "dev", yes: true }, { cli, out: (line) => lines.push(line), env: {}, maxSettleWaitMs: 0 });
+    expect(result.outcome).toBe("done");
+    expect(result.plan?.deletes.map((d) => d.id)).toEqual([token.id]);
+    expect(await live(made)).toEqual([]);
+    expect(lines.join("\n")).not.toContain(emulator.adminSecret);
+  });
+
   it("a locked stack: says so, names pulumi cancel, changes nothing", async () => {
     const made = `locked ${serial}`;
     await admin.appTokens.add({ hashType: "SHA256", description: made, sessionPrivileges: "list:*" });

@@ -77,8 +77,9 @@ describe("accounts are isolated from each other in one provider process", () => 
   const activeOn = async (partnerId: number) => emulator.ctx.store.listDocs<{ status: number }>("appToken", partnerId).filter((t) => t.status === 2).length;
 
   it("a 429 storm on one account does not pause the others", async () => {
-    // After Cancel, a create looks for what it made until its request's timeout: short here, so the held ones end soon.
-    useConfig({ "svc:requestTimeoutMs": "3000" });
+    // The default request timeout: a create cancelled while it waits out a Retry-After sent nothing that can act, so
+    // it ends at once after Cancel.
+    useConfig();
     const [stormed, calm1, calm2] = newAccounts(3) as [Account, Account, Account];
     // Every call of the stormed account is answered 429 with a long Retry-After: its client pauses.
     aim(stormed.partnerId, { throttleRate: 1, retryAfterSeconds: 600 });
@@ -96,8 +97,9 @@ describe("accounts are isolated from each other in one provider process", () => 
   });
 
   it("a slow account does not hold the others' creates", { timeout: 60_000 }, async () => {
-    // Longer than the test's creates take, shorter than the slow answers: the held creates look until then after Cancel.
-    useConfig({ "svc:requestTimeoutMs": "8000" });
+    // The default request timeout (30 s), shorter than the slow answers: after Cancel the creates on the wire find what
+    // the platform made, and those waiting for a slot sent nothing and end at once.
+    useConfig();
     const [slow, fast] = newAccounts(2) as [Account, Account];
     // Each of the slow account's creates is answered 60 s late (its session starts at once): its slots are all taken.
     aim(slow.partnerId, { slowRate: 1, slowMs: 60_000, pathIncludes: "/appToken/action/add" });
@@ -115,7 +117,7 @@ describe("accounts are isolated from each other in one provider process", () => 
   });
 
   it("a create recovering in one account does not wait for a held create of equal fields in another account", async () => {
-    useConfig({ "svc:requestTimeoutMs": "3000" });
+    useConfig();
     const [stormed, other] = newAccounts(2) as [Account, Account];
     // The same declaration in two accounts (a reseller's "deploy pipeline" token in each): one account is held back
     // by a 429 storm while the other's create loses its answer after the platform made the token.

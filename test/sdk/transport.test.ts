@@ -169,7 +169,23 @@ describe("timeouts and cancellation", () => {
     const error = await pending.catch((e: unknown) => e);
     await transport.close();
     expect(error).toBeInstanceOf(SvcAbortError);
-    expect(error).toMatchObject({ code: "ABORTED" });
+    // Cut while the server held the request: the platform may still act on it.
+    expect(error).toMatchObject({ code: "ABORTED", requestOnWire: true });
+  });
+
+  it("a create cancelled while it waits out a 429's Retry-After ends with nothing on the wire", async () => {
+    const controller = new AbortController();
+    const { pool, transport } = mocked({
+      retry: { maxRetryAfterMs: 60_000 },
+      onEvent: (e) => {
+        if (e.type === "retry") queueMicrotask(() => controller.abort());
+      },
+    });
+    pool.intercept({ path: "/r", method: "POST" }).reply(429, "slow down", { headers: { "retry-after": "600" } });
+    const error = await transport.request({ url: `${ORIGIN}/r`, idempotent: false, timeoutMs: 120_000, signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SvcAbortError);
+    // Every request it sent was answered (429: the platform did not act): nothing of this call can still commit.
+    expect(error).toMatchObject({ code: "ABORTED", requestOnWire: false });
   });
 
   it("cancelling during a backoff wait ends the call", async () => {
@@ -186,8 +202,24 @@ describe("timeouts and cancellation", () => {
     });
     pool.intercept({ path: "/r", method: "POST" }).reply(503, "busy");
     const pending = transport.request({ url: `${ORIGIN}/r`, idempotent: true, signal: controller.signal });
-    await expect(pending).rejects.toMatchObject({ code: "ABORTED" });
+    // The 503 was an answer: nothing of the call is left on the wire.
+    await expect(pending).rejects.toMatchObject({ code: "ABORTED", requestOnWire: false });
     expect(events.map((e) => e.type)).toEqual(["request", "response", "retry"]);
+  });
+
+  it("cancelled during the backoff after a lost answer: that request still counts as unanswered", async () => {
+    const controller = new AbortController();
+    const { pool, transport } = mocked({
+      retry: { baseDelayMs: 10_000, maxDelayMs: 10_000 },
+      random: () => 0.99,
+      onEvent: (e) => {
+        if (e.type === "retry") queueMicrotask(() => controller.abort());
+      },
+    });
+    pool.intercept({ path: "/r", method: "POST" }).replyWithError(connError("ECONNRESET"));
+    const pending = transport.request({ url: `${ORIGIN}/r`, idempotent: true, signal: controller.signal });
+    // The reset may have come after the platform acted: it may still act on that request.
+    await expect(pending).rejects.toMatchObject({ code: "ABORTED", requestOnWire: true });
   });
 
   it("a closed transport refuses calls with CLIENT_CLOSED", async () => {

@@ -32,9 +32,11 @@ const RATE_KEY: Record<FaultKind, keyof FaultConfig | undefined> = {
   commitThenDrop: "commitThenDropRate",
   commitThenError: "commitThenErrorRate",
   slow: "slowRate",
+  late: undefined,
 };
 
-export const BEFORE_ACTING: FaultGroup = { name: "before acting", kinds: ["error", "throttle", "drop"], settings: { retryAfterSeconds: 1 } };
+/** Retry-After 0: the matrix checks convergence, not the pause (test/sdk/retryRules.test.ts checks that it is honoured). */
+export const BEFORE_ACTING: FaultGroup = { name: "before acting", kinds: ["error", "throttle", "drop"], settings: { retryAfterSeconds: 0 } };
 export const AFTER_ACTING: FaultGroup = {
   name: "after acting",
   kinds: ["commitThenDrop", "commitThenError", "slow"],

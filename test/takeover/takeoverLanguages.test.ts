@@ -134,9 +134,17 @@ describe("pulumi-svc takeover in TypeScript, Python, Go and YAML", () => {
     );
     const pulumi = (...args: string[]) => exec("pulumi", [...args, "--non-interactive"], dir);
     await pulumi("stack", "init", "test");
-    await pulumi("config", "set", "svc:baseUrl", emulator.baseUrl);
-    await pulumi("config", "set", "svc:partnerId", String(emulator.partnerId));
-    await pulumi("config", "set", "--secret", "svc:adminSecret", emulator.adminSecret);
+    // One CLI run for the three settings.
+    await pulumi(
+      "config",
+      "set-all",
+      "--plaintext",
+      `svc:baseUrl=${emulator.baseUrl}`,
+      "--plaintext",
+      `svc:partnerId=${emulator.partnerId}`,
+      "--secret",
+      `svc:adminSecret=${emulator.adminSecret}`,
+    );
     return { dir, name, pulumi };
   }
 

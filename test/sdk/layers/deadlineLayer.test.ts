@@ -38,6 +38,23 @@ describe("deadlineLayer", () => {
     await expect(deadlineLayer()(hanging())(exchange({ callerSignal: controller.signal }))).rejects.toMatchObject({ code: "ABORTED" });
   });
 
+  it("says whether a request was on the wire, unanswered, when the call was cut", async () => {
+    // Cut while an attempt is out (the wire count the innermost send keeps): the platform may still act on it.
+    const onWire = new AbortController();
+    const sent = deadlineLayer()((ex) => {
+      ex.wire.unanswered++;
+      return hanging()(ex);
+    })(exchange({ callerSignal: onWire.signal }));
+    onWire.abort();
+    await expect(sent).rejects.toMatchObject({ code: "ABORTED", requestOnWire: true });
+    // Cut while waiting (a Retry-After, a slot) with every request answered.
+    const waiting = new AbortController();
+    const held = deadlineLayer()(hanging())(exchange({ callerSignal: waiting.signal }));
+    waiting.abort();
+    await expect(held).rejects.toMatchObject({ code: "ABORTED", requestOnWire: false });
+    await expect(deadlineLayer()(hanging())(exchange({ timeoutMs: 20 }))).rejects.toMatchObject({ code: "TIMEOUT", requestOnWire: false });
+  });
+
   it("leaves no listener on the caller's signal after the call", async () => {
     const controller = new AbortController();
     let listeners = 0;

@@ -14,6 +14,7 @@ export function exchange(overrides: Partial<Exchange> = {}): Exchange {
     signal: new AbortController().signal,
     deadlineAt: Number.POSITIVE_INFINITY,
     attempt: 1,
+    wire: { unanswered: 0 },
     ...overrides,
   };
 }
