@@ -5,6 +5,8 @@
  * one as a whole), and what goes back is wrapped again at those paths and at every field the definition marks secret. The plugin accepts
  * secrets, so the engine does not re-mark them: a path forgotten here would be plain text in the state.
  */
+import { registerSecret } from "../sdk/core/redact";
+
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
@@ -66,6 +68,14 @@ export function secretTexts(props: unknown): string[] {
   };
   visit(props, false);
   return texts;
+}
+
+/**
+ * Every text the program sent as a secret, registered with the sdk's redaction before a create or update sends it:
+ * a platform error that quotes one ("invalid description '<value>'") is then cleaned like one quoting a ks.
+ */
+export function registerSecretTexts(props: unknown): void {
+  for (const text of secretTexts(props)) registerSecret(text);
 }
 
 /** `error` with every one of `texts` in its message replaced by [secret] (a lookup's "not found" may quote its argument). */

@@ -18,7 +18,7 @@ import { ProviderProcess } from "../provider/core/providerProcess";
 import { isUnknown, UNKNOWN } from "../provider/core/unknowns";
 import { checkFailures, diffResponse, partialFailure, respond, toStruct, unimplemented, withoutSecretProperty } from "./answers";
 import { withDiagnostics } from "./engineLog";
-import { keyPaths, type Props, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
+import { keyPaths, type Props, registerSecretTexts, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
 import type { ProviderHandlers, Reply } from "./providerMethods";
 import type { ResourceRuntime } from "./resourceRuntime";
 import { lookupOf, secretSettings, settingsFailures } from "./settings";
@@ -176,6 +176,7 @@ export class ProviderServer {
       const resource = resources.of(call.request.getUrn(), call.request.getType());
       const raw = call.request.getProperties()?.toJavaScript() ?? {};
       const secrets = [...keyPaths(resource.secrets), ...secretPaths(raw)];
+      registerSecretTexts(raw);
       const inputs = await resources.checkedInputs(resource, "Create", {}, unwrapSecrets(raw) as Props);
       // A preview (only asked of plugins that say they support it): what the create would give, with no call made.
       if (call.request.getPreview()) {
@@ -219,6 +220,7 @@ export class ProviderServer {
       const resource = resources.of(call.request.getUrn(), call.request.getType());
       const id = resources.requireId(resource, "Update", call.request.getId());
       const rawNews = call.request.getNews()?.toJavaScript() ?? {};
+      registerSecretTexts(rawNews);
       const olds = unwrapSecrets(call.request.getOlds()?.toJavaScript() ?? {}) as Props;
       const oldInputs = unwrapSecrets(call.request.getOldInputs()?.toJavaScript() ?? olds) as Props;
       const news = await resources.checkedInputs(resource, "Update", oldInputs, unwrapSecrets(rawNews) as Props);
