@@ -1,0 +1,197 @@
+/**
+ * `pulumi-svc shared`: one plugin process serves every explicit provider of a run, through the real engine (it
+ * attaches to the process's port, PULUMI_DEBUG_PROVIDERS). Five accounts x two AppTokens, one explicit provider per
+ * account (bench/fixtures/accountsPlugin): `up` with one account's credential wrong fails that account's resources
+ * only; then up, preview, refresh and destroy converge as they do with a process per provider, each token in its own
+ * account. The stack names a launcher that records each start, so the test sees which processes ran: one shared
+ * process per command, none started by the engine, none left after the command, nor after the runner is killed.
+ */
+import { execFile, spawn } from "node:child_process";
+import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { withSvcPort } from "../../provider/cli/shared";
+import { pluginDir } from "../support/platformStack";
+import { newTestStack, repoRoot, type TestStack } from "../support/pulumi";
+
+const ACCOUNTS = 5;
+const PER_ACCOUNT = 2;
+const cli = join(repoRoot, "dist", "provider", "cli", "main.js");
+const fixtures = join(repoRoot, "bench", "fixtures");
+
+interface Account {
+  baseUrl: string;
+  partnerId: number;
+  adminSecret: string;
+}
+
+/** Whether `pid` is still a live process (a zombie waiting for its parent counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+describe("one shared plugin process for every account's provider", () => {
+  let emulator: RunningEmulator;
+  let t: TestStack;
+  let accounts: Account[];
+  /** Each start of the plugin: its pid and arguments, one per line (the launcher the stack names writes them). */
+  let starts: string;
+  let launcherDir: string;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ quiet: true });
+    accounts = Array.from({ length: ACCOUNTS }, () => {
+      const p = emulator.ctx.createPartner();
+      return { baseUrl: emulator.baseUrl, partnerId: p.id, adminSecret: p.adminSecret };
+    });
+    t = await newTestStack(join(fixtures, "accountsPlugin"), { copyProgram: true });
+    copyFileSync(join(fixtures, "accounts", "shape.js"), join(t.workDir, "shape.js"));
+    launcherDir = join(t.tmp, "plugin");
+    starts = join(t.tmp, "plugin-starts");
+    mkdirSync(launcherDir);
+    writeFileSync(join(launcherDir, "pulumi-resource-svc"), `#!/bin/sh\necho "$$ $*" >> '${starts}'\nexec '${join(pluginDir, "pulumi-resource-svc")}' "$@"\n`);
+    chmodSync(join(launcherDir, "pulumi-resource-svc"), 0o755);
+    appendFileSync(join(t.workDir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: svc\n      path: ${launcherDir}\n`);
+    await t.stack.setAllConfig({
+      accountCount: { value: String(ACCOUNTS) },
+      perAccount: { value: String(PER_ACCOUNT) },
+      tokensOnly: { value: "true" },
+      accounts: { value: JSON.stringify(accounts), secret: true },
+    });
+  });
+  afterAll(async () => {
+    await t?.cleanup();
+    await emulator?.close();
+  });
+
+  /** The plugin's starts since the last call: shared ones (`--shared`) and those the engine made. */
+  const takeStarts = () => {
+    const lines = existsSync(starts) ? readFileSync(starts, "utf8").trim().split("\n").filter(Boolean) : [];
+    writeFileSync(starts, "");
+    const parsed = lines.map((line) => ({ pid: Number(line.split(" ")[0]), shared: line.split(" ").includes("--shared") }));
+    return { shared: parsed.filter((s) => s.shared).map((s) => s.pid), byEngine: parsed.filter((s) => !s.shared).length };
+  };
+
+  /** Runs `pulumi <args>` on the stack through `pulumi-svc shared` (or directly); its exit code and output. */
+  const pulumi = (args: string[], options: { shared: boolean }) =>
+    new Promise<{ code: number; output: string }>((resolve) => {
+      const command = ["pulumi", ...args, "--stack", "test", "--cwd", t.workDir, "--non-interactive", "--color", "never"];
+      const [file, argv] = options.shared
+        ? [process.execPath, [cli, "shared", "--plugin", join(launcherDir, "pulumi-resource-svc"), "--", ...command]]
+        : [command[0] as string, command.slice(1)];
+      execFile(file, argv, { env: { ...process.env, ...t.env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+        const output = `${stdout}\n${stderr}`;
+        t.scan.record(`pulumi ${args[0]}: output`, output);
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output });
+      });
+    });
+
+  /** Each account's active tokens on the platform (their descriptions), and the token ids the state records. */
+  const tokensByAccount = () =>
+    accounts.map((a) =>
+      emulator.ctx.store
+        .listDocs<{ id: string; status: number; description: string }>("appToken", a.partnerId)
+        .filter((d) => d.status === 2)
+        .map((d) => d.description)
+        .sort(),
+    );
+  const stateTokenIds = async () => {
+    const deployment = (await t.stack.exportStack()).deployment as { resources?: { type: string; id?: string }[] };
+    return (deployment.resources ?? []).filter((r) => r.type.endsWith("AppToken") && r.id).map((r) => r.id as string);
+  };
+  const serverTokenIds = () =>
+    accounts.flatMap((a) =>
+      emulator.ctx.store
+        .listDocs<{ id: string; status: number }>("appToken", a.partnerId)
+        .filter((d) => d.status === 2)
+        .map((d) => d.id),
+    );
+  const expectOneSharedProcessGone = () => {
+    const started = takeStarts();
+    expect(started.byEngine).toBe(0);
+    expect(started.shared).toHaveLength(1);
+    expect(alive(started.shared[0] as number)).toBe(false);
+  };
+
+  it("serves every provider from one process: a bad credential fails its own account only, then up, preview, refresh, destroy converge", {
+    timeout: 300_000,
+  }, async () => {
+    const wrong = accounts.map((a, i) => (i === 2 ? { ...a, adminSecret: "not-the-admin-secret-of-account-2" } : a));
+    await t.stack.setConfig("accounts", { value: JSON.stringify(wrong), secret: true });
+    // --continue-on-error: the engine goes on with the other accounts' steps after the bad account's fail.
+    const failed = await pulumi(["up", "--yes", "--skip-preview", "--continue-on-error"], { shared: true });
+    expect(failed.code).not.toBe(0);
+    expect(failed.output).toMatch(/a2-r0/);
+    const afterFailure = tokensByAccount();
+    expect(afterFailure[2]).toEqual([]);
+    for (const [i, descriptions] of afterFailure.entries()) {
+      if (i !== 2) expect(descriptions).toEqual(Array.from({ length: PER_ACCOUNT }, (_, k) => `account ${i} resource ${k}`));
+    }
+    expectOneSharedProcessGone();
+
+    await t.stack.setConfig("accounts", { value: JSON.stringify(accounts), secret: true });
+    const up = await pulumi(["up", "--yes", "--skip-preview"], { shared: true });
+    expect(up.code, up.output).toBe(0);
+    // Each account holds its own tokens, and the state records exactly what the platform holds.
+    expect(tokensByAccount()).toEqual(accounts.map((_, i) => Array.from({ length: PER_ACCOUNT }, (_, k) => `account ${i} resource ${k}`)));
+    expect((await stateTokenIds()).sort()).toEqual(serverTokenIds().sort());
+    expectOneSharedProcessGone();
+
+    for (const shared of [true, false]) {
+      const preview = await pulumi(["preview", "--expect-no-changes"], { shared });
+      expect(preview.code, preview.output).toBe(0);
+      if (shared) expectOneSharedProcessGone();
+      else {
+        // Without it, the engine starts a process per explicit provider (so the count above can tell them apart).
+        const started = takeStarts();
+        expect(started.shared).toEqual([]);
+        expect(started.byEngine).toBeGreaterThanOrEqual(ACCOUNTS);
+      }
+    }
+    const refresh = await pulumi(["refresh", "--yes", "--expect-no-changes"], { shared: true });
+    expect(refresh.code, refresh.output).toBe(0);
+    expectOneSharedProcessGone();
+
+    const destroy = await pulumi(["destroy", "--yes"], { shared: true });
+    expect(destroy.code, destroy.output).toBe(0);
+    expect(serverTokenIds()).toEqual([]);
+    expect(await stateTokenIds()).toEqual([]);
+    expectOneSharedProcessGone();
+  });
+
+  it("passes the command's exit code through, and the shared process ends when the runner is killed", { timeout: 60_000 }, async () => {
+    takeStarts();
+    const plugin = ["--plugin", join(launcherDir, "pulumi-resource-svc")];
+    const exit = await new Promise<number | null>((resolve) => {
+      const runner = spawn(process.execPath, [cli, "shared", ...plugin, "--", process.execPath, "-e", "process.exit(3)"], { stdio: "ignore" });
+      runner.on("exit", (code) => resolve(code));
+    });
+    expect(exit).toBe(3);
+    expectOneSharedProcessGone();
+
+    const child = `console.log(process.env.PULUMI_DEBUG_PROVIDERS, process.pid); setInterval(() => {}, 1000)`;
+    const runner = spawn(process.execPath, [cli, "shared", ...plugin, "--", process.execPath, "-e", child], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, PULUMI_DEBUG_PROVIDERS: "aws:1" },
+    });
+    const printed = await new Promise<string>((resolve) => runner.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().trim())));
+    const [variable, commandPid] = printed.split(" ");
+    expect(variable).toMatch(/^aws:1,svc:\d+$/);
+    const [shared] = takeStarts().shared;
+    expect(alive(shared as number)).toBe(true);
+    runner.kill("SIGKILL");
+    await expect.poll(() => alive(shared as number), { timeout: 15_000 }).toBe(false);
+    // The command the runner started outlives a SIGKILL of the runner (as Pulumi's plugins outlive a SIGKILL of pulumi).
+    process.kill(Number(commandPid), "SIGKILL");
+  });
+
+  it("adds svc to PULUMI_DEBUG_PROVIDERS, keeping other packages' entries", () => {
+    expect(withSvcPort(undefined, 5)).toBe("svc:5");
+    expect(withSvcPort("aws:1,svc:2,gcp:3", 5)).toBe("aws:1,gcp:3,svc:5");
+  });
+});
