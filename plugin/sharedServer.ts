@@ -15,7 +15,8 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import { ProviderProcess } from "../provider/core/providerProcess";
 import type { DiagnosticsSink, Severity } from "../provider/core/operationLog";
 import { EngineLog } from "./engineLog";
-import { serveProviderPerConnection } from "./providerMethods";
+import { GrpcError, Status } from "./grpcWire";
+import { type ProviderHandlers, type Handler, type Reply, serveProviderPerConnection } from "./providerMethods";
 import { type Definitions, SvcProviderServer } from "./server";
 
 /** The engine's log service of one connection, known once the engine has called Attach with its address. */
@@ -36,23 +37,53 @@ class AttachedEngineLog implements DiagnosticsSink {
   }
 }
 
+function notConfigured(): GrpcError {
+  return new GrpcError(
+    Status.FAILED_PRECONDITION,
+    "this connection to the shared pulumi-resource-svc was not configured (the engine reconnected after its connection dropped); run the command again",
+  );
+}
+
 /** One provider instance of the engine: what its connection is served by. */
 class Connection {
   readonly session = new ProviderProcess();
   private readonly engineLog = new AttachedEngineLog();
-  readonly handlers;
+  readonly handlers: ProviderHandlers;
   private settled?: Promise<void>;
+  private configured = false;
 
   constructor(definitions: Definitions, version: string) {
-    const server = new SvcProviderServer(definitions, version, this.engineLog, this.session);
+    const service = new SvcProviderServer(definitions, version, this.engineLog, this.session).service();
     this.handlers = {
-      ...server.service(),
+      ...service,
       // An attaching engine sends its address here (a process it starts gets it as its argument).
-      attach: (call: { request: plugproto.PluginAttach }, reply: (error: Error | null, value?: emptyproto.Empty) => void) => {
+      attach: (call: { request: plugproto.PluginAttach }, reply: Reply<emptyproto.Empty>) => {
         this.engineLog.attach(call.request.getAddress());
         reply(null, new emptyproto.Empty());
       },
+      configure: (call, reply) =>
+        service.configure(call, (error, value) => {
+          this.configured ||= !error;
+          reply(error, value);
+        }),
+      check: this.configuredOnly(service.check),
+      diff: this.configuredOnly(service.diff),
+      create: this.configuredOnly(service.create),
+      read: this.configuredOnly(service.read),
+      update: this.configuredOnly(service.update),
+      delete: this.configuredOnly(service.delete),
+      invoke: this.configuredOnly(service.invoke),
     };
+  }
+
+  /**
+   * A method that acts on an account, refused on a connection not configured yet. The engine configures each
+   * provider before its first such call, on the connection it dialed; a call without it would come from an engine
+   * that reconnected (its gRPC client opens a new connection after one dropped), and must not fall back on the
+   * environment's account (SVC_*) instead of the provider's.
+   */
+  private configuredOnly<Req, Res>(handler: Handler<Req, Res>): Handler<Req, Res> {
+    return (call, reply) => (this.configured ? handler(call, reply) : reply(notConfigured()));
   }
 
   /** The connection's end: a terminated run's creates roll back (termination.ts), then its clients close. */
