@@ -3,7 +3,7 @@
  * attaches to the process's port, PULUMI_DEBUG_PROVIDERS). Five accounts x two AppTokens, one explicit provider per
  * account (bench/fixtures/accountsPlugin): `up` with one account's credential wrong fails that account's resources
  * only; then up, preview, refresh and destroy converge as they do with a process per provider, each token in its own
- * account. The stack names a launcher that records each start, so the test sees which processes ran: one shared
+ * account, a throttle's pause shown under its resource (diagnostics go to the engine Attach named). The stack names a launcher that records each start, so the test sees which processes ran: one shared
  * process per command, none started by the engine, none left after the command, nor after the runner is killed.
  */
 import { execFile, spawn } from "node:child_process";
@@ -135,8 +135,15 @@ describe("one shared plugin process for every account's provider", () => {
     expectOneSharedProcessGone();
 
     await t.stack.setConfig("accounts", { value: JSON.stringify(accounts), secret: true });
+    // Account 2's first add (its tokens are the ones left to create) is throttled once: the pause is reported to the engine (the address Attach gave) under its resource.
+    emulator.ctx.traffic.setFaults(accounts[2]!.partnerId, { next: ["throttle"], retryAfterSeconds: 0, pathIncludes: "/appToken/action/add" });
     const up = await pulumi(["up", "--yes", "--skip-preview"], { shared: true });
+    emulator.ctx.traffic.setFaults(accounts[2]!.partnerId, {});
     expect(up.code, up.output).toBe(0);
+    const diagnostics = up.output.slice(up.output.lastIndexOf("Diagnostics:"));
+    expect(diagnostics).toMatch(
+      /svc:index:AppToken \(a2-r\d\):\s+the platform is throttling requests \(429\): pausing \d+ ms before attempt 2 of appToken\.add/,
+    );
     // Each account holds its own tokens, and the state records exactly what the platform holds.
     expect(tokensByAccount()).toEqual(accounts.map((_, i) => Array.from({ length: PER_ACCOUNT }, (_, k) => `account ${i} resource ${k}`)));
     expect((await stateTokenIds()).sort()).toEqual(serverTokenIds().sort());

@@ -2,14 +2,18 @@
  * The shared mode on the wire (plugin/sharedServer.ts, in this process): each connection is its own provider. Two
  * clients on connections of their own (as the engine dials one per provider instance) configured for two accounts
  * create in their own account; Cancel on one leaves the other working; a connection that was never configured is
- * refused the methods that act on an account instead of falling back on the environment's.
+ * refused the methods that act on an account instead of falling back on the environment's; a connection that closes
+ * with a create in flight (the engine's second Ctrl-C) rolls it back as a process's SIGINT does, and only its own.
  */
+import * as http2 from "node:http2";
 import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../../emulator";
 import { DEFINITIONS } from "../../../provider/definitions";
+import { frame, GRPC_CONTENT_TYPE } from "../../../plugin/grpcWire";
+import { PROVIDER_METHODS } from "../../../plugin/providerMethods";
 import { serveShared, type SharedServer } from "../../../plugin/sharedServer";
 import { APP_TOKEN, checkRequest, configureRequest, createRequest, empty, secret, WIRE_PLUGIN_VERSION } from "./wireHarness";
 
@@ -81,5 +85,32 @@ describe("the shared process: one provider per connection", () => {
     await createToken(second, "second's again");
     expect(descriptionsOn(one.partnerId)).toEqual(["first's"]);
     expect(descriptionsOn(two.partnerId).sort()).toEqual(["second's", "second's again"]);
+  });
+
+  it("a connection closed with a create in flight rolls back what it made, and leaves the other connections' creates", { timeout: 30_000 }, async () => {
+    const [closing, staying] = [newAccount(), newAccount()];
+    const kept = connect();
+    await call(kept, "configure", configureRequest(staying.settings));
+    await createToken(kept, "kept");
+    // A connection of its own, on node:http2 so that the test can drop it as the engine does (no goodbye).
+    const session = http2.connect(`http://127.0.0.1:${shared.port}`);
+    session.on("error", () => {});
+    const unary = (path: string, message: Uint8Array) => {
+      const stream = session.request({ ":method": "POST", ":path": path, "content-type": GRPC_CONTENT_TYPE, te: "trailers" });
+      stream.on("error", () => {});
+      stream.resume();
+      stream.end(frame(message));
+      return new Promise<void>((resolve) => stream.on("close", () => resolve()));
+    };
+    await unary(PROVIDER_METHODS.configure.path, configureRequest(closing.settings).serializeBinary());
+    // The platform makes the token, then answers 20 s late: the create is in flight when the connection goes.
+    emulator.ctx.traffic.setFaults(closing.partnerId, { next: ["slow"], slowMs: 20_000, pathIncludes: "/appToken/action/add" });
+    void unary(PROVIDER_METHODS.create.path, createRequest(APP_TOKEN, { description: "in flight" }).serializeBinary());
+    await expect.poll(() => descriptionsOn(closing.partnerId), { timeout: 10_000 }).toEqual(["in flight"]);
+    session.destroy();
+    await expect.poll(() => descriptionsOn(closing.partnerId), { timeout: 15_000 }).toEqual([]);
+    expect(descriptionsOn(staying.partnerId)).toEqual(["kept"]);
+    await createToken(kept, "kept after");
+    expect(descriptionsOn(staying.partnerId).sort()).toEqual(["kept", "kept after"]);
   });
 });
