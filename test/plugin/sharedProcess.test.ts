@@ -171,7 +171,7 @@ describe("one shared plugin process for every account's provider", () => {
     expectOneSharedProcessGone();
   });
 
-  it("passes the command's exit code through, and the shared process ends when the runner is killed", { timeout: 60_000 }, async () => {
+  it("passes the command's exit code and a SIGINT through, and the shared process ends when the runner is killed", { timeout: 60_000 }, async () => {
     takeStarts();
     const plugin = ["--plugin", join(launcherDir, "pulumi-resource-svc")];
     const exit = await new Promise<number | null>((resolve) => {
@@ -179,6 +179,18 @@ describe("one shared plugin process for every account's provider", () => {
       runner.on("exit", (code) => resolve(code));
     });
     expect(exit).toBe(3);
+    expectOneSharedProcessGone();
+
+    // A SIGINT sent to the runner (not from a terminal: its own session has none) reaches the command.
+    const trap = `process.on("SIGINT", () => process.exit(7)); console.log("ready"); setInterval(() => {}, 1000)`;
+    const trapped = spawn(process.execPath, [cli, "shared", ...plugin, "--", process.execPath, "-e", trap], {
+      stdio: ["ignore", "pipe", "inherit"],
+      detached: true,
+    });
+    await new Promise((resolve) => trapped.stdout.once("data", resolve));
+    const trappedExit = new Promise<number | null>((resolve) => trapped.on("exit", (code) => resolve(code)));
+    trapped.kill("SIGINT");
+    expect(await trappedExit).toBe(7);
     expectOneSharedProcessGone();
 
     const child = `console.log(process.env.PULUMI_DEBUG_PROVIDERS, process.pid); setInterval(() => {}, 1000)`;
