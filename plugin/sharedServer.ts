@@ -12,6 +12,7 @@
  */
 import type * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
+import { EXIT_BUDGET_MS } from "../provider/core/operationLifetime";
 import { ProviderProcess } from "../provider/core/providerProcess";
 import type { DiagnosticsSink, Severity } from "../provider/core/operationLog";
 import { EngineLog } from "./engineLog";
@@ -103,6 +104,9 @@ class Connection {
   }
 }
 
+/** How long a stopping process waits for its connections' goodbyes once every connection has settled. */
+const CLOSE_GRACE_MS = 1_000;
+
 export interface SharedServer {
   port: number;
   /** Connections opened so far (each one provider instance of the engine, or one of its look-ups). */
@@ -135,7 +139,8 @@ export async function serveShared(definitions: Definitions, version: string): Pr
     async stop() {
       const closed = running.close();
       await Promise.allSettled([...[...open].map((connection) => connection.settle()), ...settling]);
-      await closed;
+      // Settled: what an answer still on its way would say is no longer needed, so a peer's slow goodbye holds nothing.
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
     },
   };
 }
@@ -149,6 +154,8 @@ export function exitWhenParentGoes(server: SharedServer): void {
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    // Settling is bounded by the exit budget (termination.ts); past it and a little more, the process goes regardless.
+    setTimeout(() => process.exit(0), EXIT_BUDGET_MS + CLOSE_GRACE_MS + 1_000).unref();
     void server.stop().finally(() => process.exit(0));
   };
   process.stdin.on("end", stop);

@@ -69,12 +69,16 @@ describe("one shared plugin process for every account's provider", () => {
     await emulator?.close();
   });
 
-  /** The plugin's starts since the last call: shared ones (`--shared`) and those the engine made. */
-  const takeStarts = () => {
+  /** The plugin's starts since the last take: shared ones (`--shared`) and those the engine made. */
+  const peekStarts = () => {
     const lines = existsSync(starts) ? readFileSync(starts, "utf8").trim().split("\n").filter(Boolean) : [];
-    writeFileSync(starts, "");
     const parsed = lines.map((line) => ({ pid: Number(line.split(" ")[0]), shared: line.split(" ").includes("--shared") }));
     return { shared: parsed.filter((s) => s.shared).map((s) => s.pid), byEngine: parsed.filter((s) => !s.shared).length };
+  };
+  const takeStarts = () => {
+    const started = peekStarts();
+    writeFileSync(starts, "");
+    return started;
   };
 
   /** Runs `pulumi <args>` on the stack through `pulumi-svc shared` (or directly); its exit code and output. */
@@ -169,6 +173,39 @@ describe("one shared plugin process for every account's provider", () => {
     expect(serverTokenIds()).toEqual([]);
     expect(await stateTokenIds()).toEqual([]);
     expectOneSharedProcessGone();
+  });
+
+  it("a SIGKILL of the runner in the middle of an up: the shared process settles and goes, pulumi ends, no orphan on the platform", {
+    timeout: 120_000,
+  }, async () => {
+    takeStarts();
+    // Every add is made by the platform and answered 30 s late: the creates are in flight when the runner dies.
+    for (const a of accounts) emulator.ctx.traffic.setFaults(a.partnerId, { slowRate: 1, slowMs: 30_000, pathIncludes: "/appToken/action/add" });
+    const command = ["pulumi", "up", "--yes", "--skip-preview", "--stack", "test", "--cwd", t.workDir, "--non-interactive", "--color", "never"];
+    const runner = spawn(process.execPath, [cli, "shared", "--plugin", join(launcherDir, "pulumi-resource-svc"), "--", ...command], {
+      env: { ...process.env, ...t.env },
+      stdio: "ignore",
+    });
+    await expect.poll(() => serverTokenIds().length, { timeout: 60_000 }).toBeGreaterThan(0);
+    const [shared] = takeStarts().shared;
+    // The runner's children: the shared process and pulumi.
+    const children = readFileSync(`/proc/${runner.pid}/task/${runner.pid}/children`, "utf8").trim().split(" ").map(Number);
+    const pulumiPid = children.find((pid) => pid !== shared) as number;
+    runner.kill("SIGKILL");
+    await expect.poll(() => alive(shared as number), { timeout: 20_000 }).toBe(false);
+    // pulumi loses its provider: its steps fail and it ends by itself.
+    await expect.poll(() => alive(pulumiPid), { timeout: 60_000 }).toBe(false);
+    for (const a of accounts) emulator.ctx.traffic.setFaults(a.partnerId, {});
+    // What the creates in flight made was deleted: the platform holds nothing the state does not record.
+    const recorded = new Set(await stateTokenIds());
+    expect(serverTokenIds().filter((id) => !recorded.has(id))).toEqual([]);
+    // The next run converges (the state's records of objects rolled back are refreshed away).
+    const up = await pulumi(["up", "--yes", "--skip-preview", "--refresh"], { shared: true });
+    expect(up.code, up.output).toBe(0);
+    expect((await stateTokenIds()).sort()).toEqual(serverTokenIds().sort());
+    expect(serverTokenIds()).toHaveLength(ACCOUNTS * PER_ACCOUNT);
+    const destroy = await pulumi(["destroy", "--yes"], { shared: true });
+    expect(destroy.code, destroy.output).toBe(0);
   });
 
   it("passes the command's exit code and a SIGINT through, and the shared process ends when the runner is killed", { timeout: 60_000 }, async () => {
