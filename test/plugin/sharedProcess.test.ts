@@ -3,8 +3,10 @@
  * attaches to the process's port, PULUMI_DEBUG_PROVIDERS). Five accounts x two AppTokens, one explicit provider per
  * account (bench/fixtures/accountsPlugin): `up` with one account's credential wrong fails that account's resources
  * only; then up, preview, refresh and destroy converge as they do with a process per provider, each token in its own
- * account, a throttle's pause shown under its resource (diagnostics go to the engine Attach named). The stack names a launcher that records each start, so the test sees which processes ran: one shared
- * process per command, none started by the engine, none left after the command, nor after the runner is killed.
+ * account, a throttle's pause shown under its resource (diagnostics go to the engine that Attach named). A SIGKILL of
+ * the runner in the middle of an up leaves no orphan on the platform. The stack names a launcher that records each
+ * start, so the test sees which processes ran: one shared process per command, none started by the engine, none left
+ * after the command, nor after the runner is killed.
  */
 import { execFile, spawn } from "node:child_process";
 import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
