@@ -47,14 +47,14 @@ function notConfigured(): GrpcError {
 
 /** One provider instance of the engine: what its connection is served by. */
 class Connection {
-  readonly session = new ProviderProcess();
+  readonly provider = new ProviderProcess();
   private readonly engineLog = new AttachedEngineLog();
   readonly handlers: ProviderHandlers;
   private settled?: Promise<void>;
   private configured = false;
 
   constructor(definitions: Definitions, version: string) {
-    const service = new SvcProviderServer(definitions, version, this.engineLog, this.session).service();
+    const service = new SvcProviderServer(definitions, version, this.engineLog, this.provider).service();
     this.handlers = {
       ...service,
       // An attaching engine sends its address here (a process it starts gets it as its argument).
@@ -89,7 +89,7 @@ class Connection {
 
   /** The connection's end: a terminated run's creates roll back (termination.ts), then its clients close. */
   settle(): Promise<void> {
-    this.settled ??= this.session.termination
+    this.settled ??= this.provider.termination
       .settleBeforeExit()
       .then(({ leftBehind }) => {
         if (leftBehind.length === 0) return;
@@ -98,7 +98,7 @@ class Connection {
       })
       .finally(() => {
         this.engineLog.close();
-        return this.session.close();
+        return this.provider.close();
       });
     return this.settled;
   }
