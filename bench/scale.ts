@@ -6,8 +6,10 @@
  *   - shape (a): N AppTokens on one account, on the dynamic provider and on the native plugin,
  *   - shape (b): 20 accounts x N/20 resources (AppTokens, HTTP and email templates mixed), on the dynamic providers
  *     (an explicit `connection` per resource) and on the plugin (20 explicit providers, 20 plugin processes),
- *   - the same accounts with AppTokens alone, on the plugin (accountTokensPlugin) and on 20 explicit providers of the
- *     no-op native plugin (floorNativeAccounts: the engine's own cost of 20 plugin processes, no provider goes below),
+ *   - the same accounts with AppTokens alone, on the plugin (accountTokensPlugin), on the plugin with one shared process
+ *     for all 20 providers (accountTokensShared: `pulumi-svc shared`, one process started per operation), and on 20
+ *     explicit providers of the no-op native plugin (floorNativeAccounts: the engine's own cost of 20 plugin
+ *     processes, no provider goes below),
  * (`accounts` changes the 20: the shape of 100 accounts x 10 is `--scale-accounts 100` at N = 1,000),
  * one run each (the sizes are big), programs taking turns going first. Per operation: wall time, its ratio to the
  * floor's in the same run, CPU of the program, the provider process(es) and the rest, the provider's peak memory
@@ -22,6 +24,7 @@ import { tmpdir } from "node:os";
 import { benchStack, fixturesDir, repoRoot, type BenchStack } from "./engine";
 import { buildNoopPlugin } from "./noopPluginBuild";
 import { startEmulatorProcess } from "./emulatorProcess";
+import { startSharedProvider } from "../provider/cli/shared";
 
 export const SCALE_OPERATIONS = ["up", "preview", "refresh", "update", "destroy"] as const;
 export type ScaleOperation = (typeof SCALE_OPERATIONS)[number];
@@ -34,15 +37,18 @@ export const SCALE_PROGRAMS = [
   "accountsPlugin",
   "floorNativeAccounts",
   "accountTokensPlugin",
+  "accountTokensShared",
 ] as const;
 export type ScaleProgram = (typeof SCALE_PROGRAMS)[number];
 export const isScaleProgram = (name: string): name is ScaleProgram => (SCALE_PROGRAMS as readonly string[]).includes(name);
 export const DEFAULT_SCALE_SIZES = [200, 1_000];
 export const ACCOUNTS = 20;
 /** The programs with one account per group of resources (their sizes are multiples of the accounts). */
-const MANY_ACCOUNTS: readonly ScaleProgram[] = ["accountsDynamic", "accountsPlugin", "floorNativeAccounts", "accountTokensPlugin"];
+const MANY_ACCOUNTS: readonly ScaleProgram[] = ["accountsDynamic", "accountsPlugin", "floorNativeAccounts", "accountTokensPlugin", "accountTokensShared"];
 /** The programs that declare one explicit provider per account (one plugin process each). */
-const EXPLICIT_PROVIDERS: readonly ScaleProgram[] = ["accountsPlugin", "floorNativeAccounts", "accountTokensPlugin"];
+const EXPLICIT_PROVIDERS: readonly ScaleProgram[] = ["accountsPlugin", "floorNativeAccounts", "accountTokensPlugin", "accountTokensShared"];
+/** The programs whose providers are all served by one shared plugin process per operation (`pulumi-svc shared`). */
+const SHARED_PROCESS: readonly ScaleProgram[] = ["accountTokensShared"];
 
 export interface ScaleSample {
   ms: number;
@@ -116,6 +122,7 @@ export async function benchScale(
       accountsPlugin: () => accountsPluginStack(plugin),
       floorNativeAccounts: async () => accountsPluginStack(await buildNoopPlugin(noopPluginDir)),
       accountTokensPlugin: () => accountsPluginStack(plugin),
+      accountTokensShared: () => accountsPluginStack(plugin),
     };
     for (const p of programs) {
       const made = await makers[p]();
@@ -125,7 +132,7 @@ export async function benchScale(
         await made.stack.setAllConfig({
           accountCount: { value: String(accountCount) },
           accounts: { value: JSON.stringify(accounts), secret: true },
-          ...(p === "floorNativeAccounts" || p === "accountTokensPlugin" ? { tokensOnly: { value: "true" } } : {}),
+          ...(p === "floorNativeAccounts" || p === "accountTokensPlugin" || p === "accountTokensShared" ? { tokensOnly: { value: "true" } } : {}),
         });
       }
     }
@@ -214,11 +221,24 @@ async function measure(
   bench.clearProbe();
   const cpuBefore = childrenCpuMicros();
   const start = performance.now();
+  // The shared process is started and stopped within the measure (as `pulumi-svc shared` does around a command),
+  // with the stack's environment: the probe records it as the provider, and its CPU counts once it has exited.
+  const shared = SHARED_PROCESS.includes(program)
+    ? await startSharedProvider({ plugin: join(plugin, "pulumi-resource-svc"), env: { ...process.env, ...stack.workspace.envVars } })
+    : undefined;
   let changes: Record<string, number> | undefined;
-  if (op === "up" || op === "update") changes = (await stack.up({ signal })).summary.resourceChanges;
-  else if (op === "preview") changes = (await stack.preview({ signal })).changeSummary;
-  else if (op === "refresh") changes = (await stack.refresh({ signal })).summary.resourceChanges;
-  else changes = (await stack.destroy({ signal })).summary.resourceChanges;
+  try {
+    if (shared) stack.workspace.envVars.PULUMI_DEBUG_PROVIDERS = shared.debugProviders();
+    if (op === "up" || op === "update") changes = (await stack.up({ signal })).summary.resourceChanges;
+    else if (op === "preview") changes = (await stack.preview({ signal })).changeSummary;
+    else if (op === "refresh") changes = (await stack.refresh({ signal })).summary.resourceChanges;
+    else changes = (await stack.destroy({ signal })).summary.resourceChanges;
+  } finally {
+    if (shared) {
+      delete stack.workspace.envVars.PULUMI_DEBUG_PROVIDERS;
+      await shared.stop();
+    }
+  }
   const ms = performance.now() - start;
   const cpuTotal = (childrenCpuMicros() - cpuBefore) / 1e6;
   if (op === "destroy") await stack.setConfig("rev", { value: "" });
