@@ -21,13 +21,6 @@ async function main(): Promise<void> {
   const session = new ProviderProcess();
   // The engine's SIGINT means it no longer takes answers: creates in flight delete what they made before the exit.
   exitAfterSettlingOnSigint(session.termination);
-  // The definitions and their runtime are required at the first request about a resource, not imported: the bundle
-  // evaluates them then, and Configure does not need them. (This file runs compiled only, where `require` is Node's.)
-  const loadRuntime = (process: ProviderProcess, version: string) => {
-    const { DEFINITIONS } = require("../provider/definitions") as typeof import("../provider/definitions");
-    const { resourceRuntime } = require("./resourceRuntime") as typeof import("./resourceRuntime");
-    return resourceRuntime(DEFINITIONS, process, version);
-  };
   const handlers = new ProviderServer(loadRuntime, PLUGIN_VERSION, diagnostics, session).service();
   const { port } = await serveProvider(handlers);
   // The engine reads the port from the first line of stdout.
@@ -38,10 +31,19 @@ async function main(): Promise<void> {
 
 async function mainShared(): Promise<void> {
   const { serveShared, exitWhenParentGoes } = require("./sharedServer") as typeof import("./sharedServer");
-  const definitions = () => (require("../provider/definitions") as typeof import("../provider/definitions")).DEFINITIONS;
-  const server = await serveShared(definitions, PLUGIN_VERSION);
+  const server = await serveShared(loadRuntime, PLUGIN_VERSION);
   exitWhenParentGoes(server);
   process.stdout.write(`${server.port}\n`);
+}
+
+/**
+ * The definitions and their runtime, required at the first request about a resource, not imported: the bundle
+ * evaluates them then, and Configure does not need them. (This file runs compiled only, where `require` is Node's.)
+ */
+function loadRuntime(session: ProviderProcess, version: string) {
+  const { DEFINITIONS } = require("../provider/definitions") as typeof import("../provider/definitions");
+  const { resourceRuntime } = require("./resourceRuntime") as typeof import("./resourceRuntime");
+  return resourceRuntime(DEFINITIONS, session, version);
 }
 
 main().catch((error: unknown) => {

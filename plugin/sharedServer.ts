@@ -18,7 +18,7 @@ import type { DiagnosticsSink, Severity } from "../provider/core/operationLog";
 import { EngineLog } from "./engineLog";
 import { GrpcError, Status } from "./grpcWire";
 import { type ProviderHandlers, type Handler, type Reply, serveProviderPerConnection } from "./providerMethods";
-import { type Definitions, SvcProviderServer } from "./server";
+import { ProviderServer, type RuntimeLoader } from "./providerServer";
 
 /** The engine's log service of one connection, known once the engine has called Attach with its address. */
 class AttachedEngineLog implements DiagnosticsSink {
@@ -53,8 +53,8 @@ class Connection {
   private settled?: Promise<void>;
   private configured = false;
 
-  constructor(definitions: Definitions, version: string) {
-    const service = new SvcProviderServer(definitions, version, this.engineLog, this.provider).service();
+  constructor(loadRuntime: RuntimeLoader, version: string) {
+    const service = new ProviderServer(loadRuntime, version, this.engineLog, this.provider).service();
     this.handlers = {
       ...service,
       // An attaching engine sends its address here (a process it starts gets it as its argument).
@@ -115,12 +115,12 @@ export interface SharedServer {
   stop(): Promise<void>;
 }
 
-export async function serveShared(definitions: Definitions, version: string): Promise<SharedServer> {
+export async function serveShared(loadRuntime: RuntimeLoader, version: string): Promise<SharedServer> {
   const open = new Set<Connection>();
   const settling = new Set<Promise<void>>();
   let served = 0;
   const running = await serveProviderPerConnection(() => {
-    const connection = new Connection(definitions, version);
+    const connection = new Connection(loadRuntime, version);
     open.add(connection);
     served++;
     return {

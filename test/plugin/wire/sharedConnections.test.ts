@@ -14,6 +14,7 @@ import { type RunningEmulator, startEmulator } from "../../../emulator";
 import { DEFINITIONS } from "../../../provider/definitions";
 import { frame, GRPC_CONTENT_TYPE } from "../../../plugin/grpcWire";
 import { PROVIDER_METHODS } from "../../../plugin/providerMethods";
+import { resourceRuntime } from "../../../plugin/resourceRuntime";
 import { serveShared, type SharedServer } from "../../../plugin/sharedServer";
 import { APP_TOKEN, checkRequest, configureRequest, createRequest, empty, secret, WIRE_PLUGIN_VERSION } from "./wireHarness";
 
@@ -26,7 +27,7 @@ describe("the shared process: one provider per connection", () => {
 
   beforeAll(async () => {
     emulator = await startEmulator({ quiet: true });
-    shared = await serveShared(DEFINITIONS, WIRE_PLUGIN_VERSION);
+    shared = await serveShared((session, version) => resourceRuntime(DEFINITIONS, session, version), WIRE_PLUGIN_VERSION);
   });
   afterAll(async () => {
     for (const client of clients) client.close();
