@@ -1,11 +1,10 @@
 /**
- * The platform's not-found codes (platform.ts re-exports them), apart from the contract's schemas: the provider's
- * errors (provider/core/errors.ts) test for them in a process that has not loaded zod.
+ * The platform's not-found codes (platform.ts re-exports them and checks they are its error codes), apart from the
+ * contract's schemas: the provider's errors (provider/core/errors.ts) test for them in a process that has not loaded zod.
  */
-import type { ErrorCode } from "./platform";
 
 /** Codes meaning "this object does not exist (any more)": a delete that meets one has nothing left to do. */
-export const NOT_FOUND_CODES: readonly ErrorCode[] = ["APP_TOKEN_ID_NOT_FOUND", "EVENT_NOTIFICATION_TEMPLATE_NOT_FOUND", "ENTRY_ID_NOT_FOUND"];
+export const NOT_FOUND_CODES = ["APP_TOKEN_ID_NOT_FOUND", "EVENT_NOTIFICATION_TEMPLATE_NOT_FOUND", "ENTRY_ID_NOT_FOUND"] as const;
 
 /** True for an error (or a code) that says the object does not exist (any more). */
 export function isNotFound(errorOrCode: unknown): boolean {

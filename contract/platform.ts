@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { HASH_TYPES } from "./hashTypes";
+import { NOT_FOUND_CODES } from "./notFound";
 import { isAllowedWebhookUrl, WEBHOOK_URL_EXPECTATION } from "./webhookUrl";
 
 export { isNotFound, NOT_FOUND_CODES } from "./notFound";
@@ -111,6 +112,8 @@ export const ErrorCode = z.enum([
   "FEATURE_FORBIDDEN",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
+/** The not-found codes (notFound.ts) are error codes of the contract. */
+NOT_FOUND_CODES satisfies readonly ErrorCode[];
 
 /** The plugin a partner needs for the event notification services (FEATURE_FORBIDDEN without it). */
 export const EVENT_NOTIFICATION_PLUGIN = "eventNotification";

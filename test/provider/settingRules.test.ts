@@ -22,7 +22,22 @@ const URLS = {
     "http://[::1]:1/",
     "https://host/api_v3/",
   ],
-  bad: ["", "api.example.com", "ftp://host/api_v3", "https:/host", "http:host", "https://", "mailto:a@b.c", "file:///etc", "ws://host", "https://exa mple.com", 1, null, {}, true],
+  bad: [
+    "",
+    "api.example.com",
+    "ftp://host/api_v3",
+    "https:/host",
+    "http:host",
+    "https://",
+    "mailto:a@b.c",
+    "file:///etc",
+    "ws://host",
+    "https://exa mple.com",
+    1,
+    null,
+    {},
+    true,
+  ],
 };
 
 /** For each setting, values its rule admits and values it refuses (as a `connection` gives them). */
