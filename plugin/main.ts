@@ -48,8 +48,8 @@ function loadRuntime(session: ProviderProcessCore, version: string) {
 }
 
 /**
- * The sdk's client, required at the first client (the first platform call), not imported: Configure does not need it. The
- * same module the definitions import, so its error classes are the ones they test for.
+ * The sdk's client, required at the first client (the first platform call), not imported: Configure does not need
+ * it. The same module the definitions import (the bundle holds one of each), so its error classes are theirs.
  */
 const loadSdk: SdkLoader = () => require("../sdk/svcClient") as typeof import("../sdk/svcClient");
 
