@@ -2,19 +2,29 @@
  * The one rule for the platform's base URL (the api_v3 root), read by every connection check: the sdk client's
  * options, the provider's `connection` input and its settings resolver. An http(s) URL; a trailing slash is
  * ignored. Plain http is refused outside loopback unless the caller opted in (insecureHttpProblem): every call
- * carries a credential (the admin secret, an app token's hash, a session string).
+ * carries a credential (the admin secret, an app token's hash, a session string). Its zod schema, for the sdk's
+ * options and the provider's `connection` input, is baseUrlSchema.ts.
  */
-import { z } from "zod";
 import { isLoopbackHost } from "./webhookUrl";
 
 export const BASE_URL_EXPECTATION = "an http(s) URL such as https://host/api_v3";
 
-/** The shape only; whether plain http may be used is insecureHttpProblem's to say (it needs the opt-in). */
-export const BaseUrl = z.url({ protocol: /^https?$/, error: `must be ${BASE_URL_EXPECTATION}` });
-export type BaseUrl = z.infer<typeof BaseUrl>;
+/** The schemes a base URL may have (without the colon): zod's `z.url` takes the same pattern (baseUrlSchema.ts). */
+export const BASE_URL_PROTOCOL = /^https?$/;
 
-export function isBaseUrl(value: string): boolean {
-  return BaseUrl.safeParse(value).success;
+/**
+ * The shape only (whether plain http may be used is insecureHttpProblem's to say: it needs the opt-in), checked
+ * without zod, so that the plugin checks its settings at Configure without loading it. It is zod's `z.url` with
+ * BASE_URL_PROTOCOL, step by step: the text trimmed, written `http://` or `https://` (any case), parsed by the
+ * WHATWG URL parser, its scheme matching; baseUrlSchema.ts builds that zod schema and test/contract/baseUrl.test.ts
+ * holds both to one table of good and bad values.
+ */
+export function isBaseUrl(value: unknown): boolean {
+  if (typeof value !== "string") return false;
+  const trimmed = value.trim();
+  if (!/^https?:\/\//i.test(trimmed)) return false;
+  const url = URL.parse(trimmed);
+  return url !== null && BASE_URL_PROTOCOL.test(url.protocol.slice(0, -1));
 }
 
 /** The form calls are built on: no trailing slash, so `baseUrl + "/service/..."` has one. */

@@ -8,7 +8,11 @@
  * fields the platform omits when null are optional.
  */
 import { z } from "zod";
+import { HASH_TYPES } from "./hashTypes";
+import { NOT_FOUND_CODES } from "./notFound";
 import { isAllowedWebhookUrl, WEBHOOK_URL_EXPECTATION } from "./webhookUrl";
+
+export { isNotFound, NOT_FOUND_CODES } from "./notFound";
 
 // ---- enums -------------------------------------------------------------------------------------
 
@@ -16,7 +20,7 @@ export const SessionType = { USER: 0, ADMIN: 2 } as const;
 export type SessionType = (typeof SessionType)[keyof typeof SessionType];
 export const SessionTypeValue = z.union([z.literal(0), z.literal(2)]);
 
-export const HashType = z.enum(["SHA1", "SHA256", "SHA512", "MD5"]);
+export const HashType = z.enum(HASH_TYPES);
 export type HashType = z.infer<typeof HashType>;
 /** The node:crypto algorithm of each hash type (an app token's tokenHash is computed with it). */
 export const HASH_TYPE_ALGORITHM: Record<HashType, string> = { MD5: "md5", SHA1: "sha1", SHA256: "sha256", SHA512: "sha512" };
@@ -108,15 +112,8 @@ export const ErrorCode = z.enum([
   "FEATURE_FORBIDDEN",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
-
-/** Codes meaning "this object does not exist (any more)": a delete that meets one has nothing left to do. */
-export const NOT_FOUND_CODES: readonly ErrorCode[] = ["APP_TOKEN_ID_NOT_FOUND", "EVENT_NOTIFICATION_TEMPLATE_NOT_FOUND", "ENTRY_ID_NOT_FOUND"];
-
-/** True for an error (or a code) that says the object does not exist (any more). */
-export function isNotFound(errorOrCode: unknown): boolean {
-  const code = typeof errorOrCode === "object" && errorOrCode !== null ? (errorOrCode as { code?: unknown }).code : errorOrCode;
-  return typeof code === "string" && (NOT_FOUND_CODES as readonly string[]).includes(code);
-}
+/** The not-found codes (notFound.ts) are error codes of the contract. */
+NOT_FOUND_CODES satisfies readonly ErrorCode[];
 
 /** The plugin a partner needs for the event notification services (FEATURE_FORBIDDEN without it). */
 export const EVENT_NOTIFICATION_PLUGIN = "eventNotification";

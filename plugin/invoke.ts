@@ -6,7 +6,7 @@
  */
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import type { ProviderProcess } from "../provider/core/providerProcess";
+import type { ProviderProcessCore } from "../provider/core/providerProcessCore";
 import { FUNCTIONS } from "../provider/definitions";
 import { checkArguments, type FunctionDefinition, secretResults } from "../provider/definitions/defineFunction";
 import { keyPaths, type Props, secretPaths, secretTexts, unwrapSecrets, withoutSecretTexts, wrapSecretPaths } from "./properties";
@@ -17,7 +17,7 @@ export class FunctionInvoker {
 
   /** `session`: the plugin server's, whose clients and Cancel the lookups use. */
   constructor(
-    private readonly session: ProviderProcess,
+    private readonly session: ProviderProcessCore,
     functions: readonly FunctionDefinition[] = FUNCTIONS,
   ) {
     this.functions = new Map(functions.map((definition) => [typeToken(definition.name), definition]));

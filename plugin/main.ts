@@ -3,7 +3,8 @@
  * talks gRPC to it for the whole operation. Started by the launcher beside it (bin/pulumi-resource-svc).
  */
 import * as nodeModule from "node:module";
-import { ProviderProcess } from "../provider/core/providerProcess";
+import type { SdkLoader } from "../provider/core/clients";
+import { ProviderProcessCore } from "../provider/core/providerProcessCore";
 import { exitAfterSettlingOnSigint } from "../provider/core/termination";
 import { EngineLog, engineAddressOf } from "./engineLog";
 import { serveProvider } from "./providerMethods";
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
   const engineAddress = engineAddressOf(process.argv.slice(2));
   const diagnostics = engineAddress && process.env.SVC_ENGINE_LOG !== "off" ? new EngineLog(engineAddress) : undefined;
   // The process's one provider process: what every request of the engine shares (clients, Cancel, diagnostics scope).
-  const session = new ProviderProcess();
+  const session = new ProviderProcessCore(loadSdk);
   // The engine's SIGINT means it no longer takes answers: creates in flight delete what they made before the exit.
   exitAfterSettlingOnSigint(session.termination);
   const handlers = new ProviderServer(loadRuntime, PLUGIN_VERSION, diagnostics, session).service();
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
 
 async function mainShared(): Promise<void> {
   const { serveShared, exitWhenParentGoes } = require("./sharedServer") as typeof import("./sharedServer");
-  const server = await serveShared(loadRuntime, PLUGIN_VERSION);
+  const server = await serveShared(loadRuntime, PLUGIN_VERSION, loadSdk);
   exitWhenParentGoes(server);
   process.stdout.write(`${server.port}\n`);
 }
@@ -40,11 +41,17 @@ async function mainShared(): Promise<void> {
  * The definitions and their runtime, required at the first request about a resource, not imported: the bundle
  * evaluates them then, and Configure does not need them. (This file runs compiled only, where `require` is Node's.)
  */
-function loadRuntime(session: ProviderProcess, version: string) {
+function loadRuntime(session: ProviderProcessCore, version: string) {
   const { DEFINITIONS } = require("../provider/definitions") as typeof import("../provider/definitions");
   const { resourceRuntime } = require("./resourceRuntime") as typeof import("./resourceRuntime");
   return resourceRuntime(DEFINITIONS, session, version);
 }
+
+/**
+ * The sdk's client, required at the first client (the first platform call), not imported: Configure does not need
+ * it. The same module the definitions import (the bundle holds one of each), so its error classes are theirs.
+ */
+const loadSdk: SdkLoader = () => require("../sdk/svcClient") as typeof import("../sdk/svcClient");
 
 main().catch((error: unknown) => {
   process.stderr.write(`pulumi-resource-svc: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -14,7 +14,7 @@ import { SETTINGS } from "../provider/core/connection";
 import type { ConnectionInput } from "../provider/core/connectionInput";
 import { PartialCreateError } from "../provider/core/errors";
 import type { DiagnosticsSink } from "../provider/core/operationLog";
-import { ProviderProcess } from "../provider/core/providerProcess";
+import type { ProviderProcessCore } from "../provider/core/providerProcessCore";
 import { isUnknown, UNKNOWN } from "../provider/core/unknowns";
 import { checkFailures, diffResponse, partialFailure, respond, toStruct, unimplemented, withoutSecretProperty } from "./answers";
 import { withDiagnostics } from "./engineLog";
@@ -30,7 +30,7 @@ type Call<T> = { request: T };
  * at the first request about a resource. The plugin's main requires it then (a process that has answered only
  * Configure has not evaluated it); SvcProviderServer (server.ts) builds it at once.
  */
-export type RuntimeLoader = (session: ProviderProcess, version: string) => ResourceRuntime;
+export type RuntimeLoader = (session: ProviderProcessCore, version: string) => ResourceRuntime;
 
 /** The account a provider reaches: a change of it replaces the provider and, with it, its resources. */
 const ACCOUNT_KEYS = ["baseUrl", "partnerId"] as const;
@@ -42,9 +42,9 @@ export class ProviderServer {
     private readonly loadRuntime: RuntimeLoader,
     private readonly version: string,
     /** Where operations report retries, recoveries and slow calls (the engine's log service); none in unit tests. */
-    private readonly diagnostics?: DiagnosticsSink,
+    private readonly diagnostics: DiagnosticsSink | undefined,
     /** What this server's operations share (clients, Cancel, ledger, diagnostics scope): one per server. */
-    readonly session: ProviderProcess = new ProviderProcess(),
+    readonly session: ProviderProcessCore,
   ) {}
 
   /** The resource runtime, loaded once, at the first request that needs it. */

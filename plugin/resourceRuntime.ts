@@ -4,7 +4,7 @@
  * the first request about a resource, so its imports (the definitions, the runtime's handlers, the schema's
  * generation) are not evaluated by a process that answers only Configure (test/plugin/startupModules.test.ts).
  */
-import type { ProviderProcess } from "../provider/core/providerProcess";
+import type { ProviderProcessCore } from "../provider/core/providerProcessCore";
 import type { ResourceDefinition } from "../provider/definitions/define";
 import { FunctionInvoker } from "./invoke";
 import { packageSchema } from "./schema";
@@ -17,7 +17,7 @@ export interface ResourceRuntime {
   schema(): string;
 }
 
-export function resourceRuntime(definitions: readonly ResourceDefinition[], session: ProviderProcess, version: string): ResourceRuntime {
+export function resourceRuntime(definitions: readonly ResourceDefinition[], session: ProviderProcessCore, version: string): ResourceRuntime {
   let schemaText: string | undefined;
   return {
     resources: new ServedResources(definitions, session),

@@ -4,7 +4,7 @@
  * method that names an object makes before any call (a served type, an id, checked inputs). Part of the resource
  * runtime the server loads at its first request about a resource (server.ts): never imported by the process's start.
  */
-import type { ProviderProcess } from "../provider/core/providerProcess";
+import type { ProviderProcessCore } from "../provider/core/providerProcessCore";
 import { fieldsOf, type ResourceDefinition } from "../provider/definitions/define";
 import { isResourceType, type ResourceType } from "../provider/generated/fieldTable";
 import { type DefinitionHandlers, handlersFor } from "../provider/runtime/handlers";
@@ -23,7 +23,7 @@ export interface ServedResource {
 export class ServedResources {
   private readonly resources: { [T in ResourceType]?: ServedResource } = {};
 
-  constructor(definitions: readonly ResourceDefinition[], session: ProviderProcess) {
+  constructor(definitions: readonly ResourceDefinition[], session: ProviderProcessCore) {
     for (const definition of definitions) {
       if (!isResourceType(definition.type))
         throw new Error(`${definition.type} is not a resource of the package (its generated field table); the plugin serves those`);

@@ -13,7 +13,8 @@
 import type * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import { EXIT_BUDGET_MS } from "../provider/core/operationLifetime";
-import { ProviderProcess } from "../provider/core/providerProcess";
+import type { SdkLoader } from "../provider/core/clients";
+import { ProviderProcessCore } from "../provider/core/providerProcessCore";
 import type { DiagnosticsSink, Severity } from "../provider/core/operationLog";
 import { EngineLog } from "./engineLog";
 import { GrpcError, Status } from "./grpcWire";
@@ -47,13 +48,14 @@ function notConfigured(): GrpcError {
 
 /** One provider instance of the engine: what its connection is served by. */
 class Connection {
-  readonly provider = new ProviderProcess();
+  readonly provider: ProviderProcessCore;
   private readonly engineLog = new AttachedEngineLog();
   readonly handlers: ProviderHandlers;
   private settled?: Promise<void>;
   private configured = false;
 
-  constructor(loadRuntime: RuntimeLoader, version: string) {
+  constructor(loadRuntime: RuntimeLoader, version: string, loadSdk: SdkLoader) {
+    this.provider = new ProviderProcessCore(loadSdk);
     const service = new ProviderServer(loadRuntime, version, this.engineLog, this.provider).service();
     this.handlers = {
       ...service,
@@ -115,12 +117,13 @@ export interface SharedServer {
   stop(): Promise<void>;
 }
 
-export async function serveShared(loadRuntime: RuntimeLoader, version: string): Promise<SharedServer> {
+/** `loadSdk`: the sdk each connection's provider makes its clients with, called at its first client (as main's). */
+export async function serveShared(loadRuntime: RuntimeLoader, version: string, loadSdk: SdkLoader): Promise<SharedServer> {
   const open = new Set<Connection>();
   const settling = new Set<Promise<void>>();
   let served = 0;
   const running = await serveProviderPerConnection(() => {
-    const connection = new Connection(loadRuntime, version);
+    const connection = new Connection(loadRuntime, version, loadSdk);
     open.add(connection);
     served++;
     return {

@@ -1,6 +1,7 @@
 /** SvcClient: the public api_v3 client (app tokens, templates, sessions, multirequest) on one transport. */
 import { z } from "zod";
-import { BaseUrl, insecureHttpProblem, normalizeBaseUrl } from "../contract/baseUrl";
+import { insecureHttpProblem, normalizeBaseUrl } from "../contract/baseUrl";
+import { BaseUrl } from "../contract/baseUrlSchema";
 import type { Dispatcher } from "undici";
 import { parseAuth, type ClientAuth } from "./auth/credentials";
 import { createSessionManager } from "./auth/sessionSource";

@@ -4,7 +4,7 @@
  * resource), one keep-alive connection pool, one limit of requests in flight (`svc:maxConcurrency`) and one backoff
  * when the platform answers 429. Connections resolve against the stack config that `configure` gave.
  */
-import { SvcClient, type TransportEvent } from "../../sdk";
+import type { SvcClient, TransportEvent } from "../../sdk";
 import type { ConnectionInput } from "./connectionInput";
 import { ConnectionError, connectionKey, resolveConnection, type ConfigLookup } from "./connection";
 
@@ -29,7 +29,14 @@ export interface Account {
   partnerId: number;
 }
 
+/**
+ * The sdk, as the clients are made from it: called at the first client, not before (the plugin process answers
+ * Configure without loading the sdk). Every caller hands the one sdk module its code imports (one set of error classes).
+ */
+export type SdkLoader = () => { SvcClient: typeof SvcClient };
+
 export interface ClientCacheOptions {
+  sdk: SdkLoader;
   /** The bound of each call as a whole (retries, waits for a slot): the operation's deadline. */
   callTimeoutMs: number;
   /** Every transport event of every client (telemetry and diagnostics). */
@@ -91,6 +98,7 @@ export class ClientCache {
         // Date is truncated to the second: the estimate runs at most about a second early, never late.
         if (event.type === "response" && event.serverTimeMs !== undefined && created) this.serverOffsets.set(created, event.serverTimeMs - Date.now());
       };
+      const { SvcClient } = this.options.sdk();
       client = created = new SvcClient({
         baseUrl: connection.baseUrl,
         // resolveConnection has applied the plain-http rule with the opt-in of the baseUrl's own source.

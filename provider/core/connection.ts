@@ -20,9 +20,10 @@
  * - allowInsecureHttp counts only in the source that gives the baseUrl: the opt-in to plain http is made where the
  *   URL is chosen.
  */
-import { BASE_URL_EXPECTATION, insecureHttpProblem, isBaseUrl, normalizeBaseUrl } from "../../contract/baseUrl";
-import { HashType } from "../../contract/platform";
+import { BASE_URL_EXPECTATION, insecureHttpProblem, normalizeBaseUrl } from "../../contract/baseUrl";
+import type { HashTypeName } from "../../contract/hashTypes";
 import type { ConnectionInput } from "./connectionInput";
+import { followsRule } from "./settingRules";
 import { ACCOUNT, type ConnectionKey, CREDENTIALS, SETTINGS, type SettingKey } from "./settings";
 
 /** The provider's settings (settings.ts): imported from here by the plugin and the command line. */
@@ -34,7 +35,7 @@ export type ConnectionSource = "connection" | "provider" | "environment";
 export interface ResolvedConnection {
   baseUrl: string;
   partnerId: number;
-  auth: { adminSecret: string } | { appTokenId: string; appToken: string; hashType?: HashType } | { ks: string };
+  auth: { adminSecret: string } | { appTokenId: string; appToken: string; hashType?: HashTypeName } | { ks: string };
   /** Timeout of one HTTP attempt (the answer's headers, then its body). */
   requestTimeoutMs: number;
   /** Requests in flight at once over this connection's one client (stack config only: it is per process). */
@@ -124,7 +125,8 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
   if (!base && namer) throw new ConnectionError(notFromEnvironment(namer, accountLayers, "baseUrl", "No platform URL"));
   if (!base) throw new ConnectionError(`No platform URL: set ${anywhere("baseUrl")}, e.g. https://<host>/api_v3`);
   const baseUrl = base.value;
-  if (!isBaseUrl(baseUrl)) throw new ConnectionError(`${base.layer.name("baseUrl")} must be ${BASE_URL_EXPECTATION}`);
+  // Each value is held to its setting's rule (settingRules.ts), the rule the `connection` input's zod schema is made from.
+  if (!followsRule(SETTINGS.baseUrl.value, baseUrl)) throw new ConnectionError(`${base.layer.name("baseUrl")} must be ${BASE_URL_EXPECTATION}`);
   const allowText = base.layer.get("allowInsecureHttp")?.toLowerCase();
   if (allowText !== undefined && allowText !== "true" && allowText !== "false")
     throw new ConnectionError(`${base.layer.name("allowInsecureHttp")} must be true or false`);
@@ -135,17 +137,17 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
   const partner = accountField("partnerId");
   if (!partner && namer) throw new ConnectionError(notFromEnvironment(namer, accountLayers, "partnerId", "No partner id"));
   const partnerId = Number(partner?.value);
-  if (!partner || !Number.isInteger(partnerId) || partnerId <= 0)
+  if (!partner || !followsRule(SETTINGS.partnerId.value, partnerId))
     throw new ConnectionError(`No partner id: set ${partner ? partner.layer.name("partnerId") : anywhere("partnerId")} to the account's numeric id`);
 
   const timeoutText = nearest("requestTimeoutMs")?.value;
   const requestTimeoutMs = timeoutText ? Number(timeoutText) : DEFAULT_REQUEST_TIMEOUT_MS;
-  if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs <= 0)
+  if (!followsRule(SETTINGS.requestTimeoutMs.value, requestTimeoutMs))
     throw new ConnectionError(`svc:requestTimeoutMs must be a positive whole number of milliseconds`);
 
   const concurrencyText = nearest("maxConcurrency")?.value;
   const maxConcurrency = concurrencyText ? Number(concurrencyText) : DEFAULT_MAX_CONCURRENCY;
-  if (!Number.isInteger(maxConcurrency) || maxConcurrency <= 0 || maxConcurrency > 1000) {
+  if (!followsRule(SETTINGS.maxConcurrency.value, maxConcurrency)) {
     throw new ConnectionError(`svc:maxConcurrency must be a whole number from 1 to 1000 (requests in flight at once); got "${concurrencyText}"`);
   }
 
@@ -166,9 +168,10 @@ export function resolveConnection(explicit: ConnectionInput | undefined, config:
       throw new ConnectionError(
         `An app token needs both ${holder.name("appTokenId")} and ${holder.name("appToken")}, from the same source (set the value as a secret)`,
       );
-    const hashType = HashType.optional().safeParse(hashTypeText);
-    if (!hashType.success) throw new ConnectionError(`${holder.name("appTokenHashType")} must be one of ${HashType.options.join(", ")}`);
-    return { ...common, auth: { appTokenId, appToken, hashType: hashType.data } };
+    const rule = SETTINGS.appTokenHashType.value;
+    if (hashTypeText !== undefined && !followsRule(rule, hashTypeText))
+      throw new ConnectionError(`${holder.name("appTokenHashType")} must be one of ${rule.options.join(", ")}`);
+    return { ...common, auth: { appTokenId, appToken, hashType: hashTypeText as HashTypeName | undefined } };
   }
   if (adminSecret) return { ...common, auth: { adminSecret } };
   return { ...common, auth: { ks: ks as string } };

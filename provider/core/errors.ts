@@ -1,5 +1,5 @@
 /** Errors of the provider runtime. Messages name the field and what was expected, and never carry a secret. */
-import { isNotFound } from "../../contract/platform";
+import { isNotFound } from "../../contract/notFound";
 
 /** An error saying the object does not exist (any more): the contract's not-found codes. */
 export function isGone(error: unknown): boolean {

@@ -3,8 +3,8 @@
  * handed to the definition by its caller, as pulumi-go-provider's `infer` passes `ctx`: the sdk client of the
  * account the operation acts on, the signal that ends it, the platform's clock and the operation's diagnostics. A
  * definition reads nothing of the process around it, so following a create from a program to the HTTP request is
- * plain go-to-definition: the handlers ask their provider process (`ProviderProcess.contextFor`,
- * providerProcess.ts) for the context, the definition calls `ctx.client`.
+ * plain go-to-definition: the handlers ask their provider process (`ProviderProcessCore.contextFor`,
+ * providerProcessCore.ts) for the context, the definition calls `ctx.client`.
  */
 import type { SvcClient } from "../../sdk";
 import type { CreateLedger } from "./createLedger";

@@ -1,89 +1,15 @@
 /**
- * Everything one provider process keeps between operations, in one object its entry point makes: the dynamic
- * provider runtime makes one for the process (provider/runtime/index.ts), the plugin one per server
- * (plugin/server.ts), the takeover command one per run (provider/cli/main.ts), and a test one per test. It holds the
- * stack config and the sdk client of each connection (clients.ts), the deadline and Cancel of its operations
- * (operationLifetime.ts), the managed ids and creates in flight of create recovery (createLedger.ts), the creates a
- * termination deletes (termination.ts) and the diagnostics scope (operationLog.ts); and it builds the context each
- * operation is handed (`contextFor`).
+ * The provider process with the sdk imported (ProviderProcessCore, providerProcessCore.ts, made with it): what the
+ * dynamic provider runtime, the command line, the in-process plugin servers and the tests make. The plugin process's
+ * main makes the core itself, with the sdk required at its first client.
  */
-import { stripUserinfo } from "../../contract/urlUserinfo";
-import { ClientCache } from "./clients";
-import type { ConnectionInput } from "./connectionInput";
-import { CreateLedger } from "./createLedger";
-import type { OperationContext } from "./operationContext";
-import { OperationLifetime } from "./operationLifetime";
-import { OperationLog } from "./operationLog";
-import { noteTransportEvent } from "./telemetry";
-import { Termination } from "./termination";
+import { SvcClient } from "../../sdk";
+import { ProviderProcessCore, type ProviderProcessOptions } from "./providerProcessCore";
 
-export interface ProviderProcessOptions {
-  /** The deadline of each operation (default OPERATION_DEADLINE_MS; tests give a short one). */
-  operationDeadlineMs?: number;
-}
+export type { ProviderProcessOptions };
 
-export class ProviderProcess {
-  readonly diagnostics = new OperationLog();
-  readonly lifetime: OperationLifetime;
-  readonly clients: ClientCache;
-  readonly ledger = new CreateLedger();
-  readonly termination: Termination;
-
+export class ProviderProcess extends ProviderProcessCore {
   constructor(options: ProviderProcessOptions = {}) {
-    this.lifetime = new OperationLifetime(options.operationDeadlineMs);
-    this.clients = new ClientCache({
-      callTimeoutMs: this.lifetime.deadlineMs,
-      onEvent: (event) => noteTransportEvent(this.diagnostics, event),
-    });
-    this.termination = new Termination(
-      () => this.lifetime.terminate(),
-      this.diagnostics.diagnose,
-      () => this.lifetime.endUntil(Number.POSITIVE_INFINITY),
-    );
+    super(() => ({ SvcClient }), options);
   }
-
-  /** The stack config (the dynamic provider's configure(req), the plugin's Configure) and the environment. */
-  configure(config: { get(key: string): string | undefined }, env: NodeJS.ProcessEnv = process.env): void {
-    this.clients.configure(config, env);
-  }
-
-  /**
-   * The context of an operation on the account `connection` reaches (the provider's own when undefined), ended by
-   * `signal` (by default the operation's deadline or Cancel).
-   */
-  contextFor(connection: ConnectionInput | undefined, signal: AbortSignal = this.lifetime.signal()): OperationContext {
-    const client = this.clients.clientFor(connection);
-    return {
-      client,
-      signal,
-      serverNowMs: () => this.clients.serverNowMs(client),
-      log: this.diagnostics.diagnose,
-      // The client's own account: the connection was resolved once, for the client.
-      accountName: accountName(client),
-      ledger: this.ledger,
-      requestTimeoutMs: this.clients.requestTimeoutMs(client),
-      interruption: this.lifetime,
-    };
-  }
-
-  /** The account `connection` reaches, as a message names it: partner and host, never a URL's userinfo. */
-  accountNameOf(connection: ConnectionInput | undefined): string {
-    const account = this.clients.accountOf(connection);
-    return account ? accountName(account) : "the configured account";
-  }
-
-  /** Cancel every operation in flight and every later one (the plugin's Cancel). */
-  cancel(): void {
-    this.lifetime.cancel();
-  }
-
-  /** Closes the session's clients (a test's end; a process that exits need not). */
-  close(): Promise<void> {
-    return this.clients.close();
-  }
-}
-
-/** An account as a message names it: partner and host, never a URL's userinfo. */
-function accountName({ partnerId, baseUrl }: { partnerId: number; baseUrl: string }): string {
-  return `partner ${partnerId} at ${stripUserinfo(baseUrl)}`;
 }

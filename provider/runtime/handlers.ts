@@ -10,7 +10,7 @@ import { type DiffOutcome, diffFields, inputsFromOutputs, keptState } from "../c
 import type { ConnectionInput } from "../core/connectionInput";
 import { PartialCreateError, ProviderError } from "../core/errors";
 import { graceSignal } from "../core/operationLifetime";
-import type { ProviderProcess } from "../core/providerProcess";
+import type { ProviderProcessCore } from "../core/providerProcessCore";
 import { recordEvent } from "../core/telemetry";
 import { fieldsOf, migrateState, type ResourceDefinition } from "../definitions/define";
 import { registerSecret } from "../../sdk/core/redact";
@@ -28,7 +28,7 @@ function registerSecretTexts(value: unknown): void {
 }
 
 /** The context of an operation on the account of a resource's (stored or new) connection input. */
-const contextOf = (session: ProviderProcess, props: Props | undefined) => session.contextFor(props?.connection as ConnectionInput | undefined);
+const contextOf = (session: ProviderProcessCore, props: Props | undefined) => session.contextFor(props?.connection as ConnectionInput | undefined);
 
 /** The handlers as their callers see them: the engine's and the wire's plain records in, plain records out. */
 export interface ResourceHandlers {
@@ -52,7 +52,7 @@ export class DefinitionHandlers<I extends Props, S extends Props> implements Res
 
   constructor(
     readonly definition: ResourceDefinition<I, S>,
-    private readonly session: ProviderProcess,
+    private readonly session: ProviderProcessCore,
     private readonly onStackAccountMove: StackAccountMove = "refuse",
   ) {
     this.fields = fieldsOf(definition);
@@ -129,7 +129,7 @@ export class DefinitionHandlers<I extends Props, S extends Props> implements Res
 /** The handlers of `definition`, its operations run in `session` (their clients, Cancel, ledger and diagnostics). */
 export function handlersFor<I extends Props, S extends Props>(
   definition: ResourceDefinition<I, S>,
-  session: ProviderProcess,
+  session: ProviderProcessCore,
   onStackAccountMove: StackAccountMove = "refuse",
 ): DefinitionHandlers<I, S> {
   return new DefinitionHandlers(definition, session, onStackAccountMove);
@@ -145,7 +145,7 @@ export function handlersFor<I extends Props, S extends Props>(
  */
 async function createRecordable<I extends Props, S extends Props>(
   definition: ResourceDefinition<I, S>,
-  session: ProviderProcess,
+  session: ProviderProcessCore,
   inputs: I,
 ): Promise<{ id: string; outs: Props }> {
   const { lifetime, termination } = session;

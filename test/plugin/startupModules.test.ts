@@ -1,7 +1,7 @@
 /**
  * What a plugin process loads before it serves its first Configure is a fixed list (docs/plugin.md, "What one process
  * costs"): Pulumi starts one process per explicit provider, so every module here is paid once per account of a stack,
- * before any work. A heavy import (undici, the sdk's HTTP layer, the schema's generation) must not creep back into it
+ * before any work. A heavy import (zod, the sdk, undici, the schema's generation) must not creep back into it
  * unnoticed. The plugin runs from its compiled files (dist/plugin/main.js: the bundle's module graph, file by file)
  * with a preload that writes the modules loaded so far when asked (SIGUSR2), after the port and after Configure.
  */
@@ -14,25 +14,26 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/pulumi";
-import { APP_TOKEN, checkRequest, configureRequest } from "./wire/wireHarness";
-
-/** The packages a process has loaded before its first Configure: the protocol's stubs (their messages alone), zod. */
-const PACKAGES = ["@pulumi/pulumi", "google-protobuf", "zod"];
+import { APP_TOKEN, checkRequest, configureRequest, createRequest, valuesOf } from "./wire/wireHarness";
 
 /**
- * The project's own modules (compiled) loaded by then: the gRPC transport, the server, the settings, the sdk's
- * clients without undici. Not the resource runtime (definitions, handlers, schema, functions): the server requires
- * it at its first request about a resource.
+ * The packages a process has loaded before its first Configure: the protocol's stubs (their messages alone). Not zod:
+ * the settings are checked by their rules without it (provider/core/settingRules.ts).
+ */
+const PACKAGES = ["@pulumi/pulumi", "google-protobuf"];
+
+/**
+ * The project's own modules (compiled) loaded by then: the gRPC transport, the server, the settings and their rules,
+ * of the sdk its redaction alone (one registry of secrets for the whole process). Not the sdk's client: the provider
+ * process requires it at its first client. Not the resource runtime (definitions, handlers, schema, functions): the
+ * server requires it at its first request about a resource.
  */
 const OWN_MODULES = [
   "contract/baseUrl.js",
-  "contract/emailTemplates.js",
-  "contract/events.js",
-  "contract/issues.js",
-  "contract/platform.js",
+  "contract/hashTypes.js",
+  "contract/notFound.js",
   "contract/urlUserinfo.js",
   "contract/webhookUrl.js",
-  "contract/webhooks.js",
   "plugin/answers.js",
   "plugin/engineLog.js",
   "plugin/grpcServer.js",
@@ -43,16 +44,23 @@ const OWN_MODULES = [
   "plugin/providerMethods.js",
   "plugin/providerServer.js",
   "plugin/settings.js",
+  "sdk/core/redact.js",
 ];
 
-/** Loaded by then from the folders whose every file the plugin needs (their file lists change with the code). */
-const OWN_FOLDERS = ["provider/core/", "sdk/"];
+/** Loaded by then from the folder of the provider's core (its file list changes with the code). */
+const OWN_FOLDERS = ["provider/core/"];
+
+/** Of the provider's core, never by then: what makes the sdk's clients needs the sdk (ProviderProcess imports it). */
+const CORE_NOT_AT_START = ["provider/core/providerProcess.js", "provider/core/connectionInput.js", "provider/core/recovery.js"];
 
 /** Folders of which nothing is loaded before a request about a resource. */
 const RUNTIME_FOLDERS = ["provider/definitions/", "provider/runtime/", "provider/generated/"];
 
 /** Files of these are never loaded before a platform call; grpc-js never (the plugin serves gRPC on node:http2). */
 const NEVER = ["undici", "@grpc/grpc-js", "@grpc/proto-loader", "protobufjs"];
+
+/** Loaded with the first request about a resource (the runtime's definitions and the sdk's client check with zod). */
+const AFTER_CHECK = ["zod"];
 
 const PROBE = `
 const { writeFileSync } = require("node:fs");
@@ -130,8 +138,7 @@ describe("the plugin process's modules before its first Configure", () => {
     expect(listed).toEqual(OWN_MODULES);
     expect(atPort.packages.filter((name) => NEVER.includes(name))).toEqual([]);
     expect(atPort.own.filter((file) => RUNTIME_FOLDERS.some((folder) => file.startsWith(folder)))).toEqual([]);
-    // The sdk's HTTP layer is there without undici: the transport requires undici at its first agent.
-    expect(atPort.own).toContain("sdk/transport/undiciParts.js");
+    expect(atPort.own.filter((file) => CORE_NOT_AT_START.includes(file))).toEqual([]);
     // The first request about a resource requires the runtime (and answers: the lazy path works compiled).
     const checked = await new Promise<provproto.CheckResponse>((resolve, reject) =>
       client.check(checkRequest(APP_TOKEN, { description: "startup" }), (error: grpc.ServiceError | null, response: provproto.CheckResponse) =>
@@ -142,5 +149,18 @@ describe("the plugin process's modules before its first Configure", () => {
     const afterCheck = await loadedNow();
     expect(afterCheck.own).toContain("plugin/resourceRuntime.js");
     expect(afterCheck.own.filter((file) => file.startsWith("provider/definitions/")).length).toBeGreaterThan(0);
+    // zod comes with the runtime (its definitions check inputs with it); the sdk's client waits for the first client.
+    expect(afterCheck.packages).toEqual(expect.arrayContaining(AFTER_CHECK));
+    expect(afterCheck.own).toContain("contract/platform.js");
+    expect(afterCheck.own).not.toContain("sdk/svcClient.js");
+    // The first Create makes the first client: the sdk is required then (the lazy path works compiled). Its answer
+    // (the platform at port 9 is not there) is not waited for.
+    client.create(createRequest(APP_TOKEN, valuesOf(checked.getInputs())), () => {});
+    let afterCreate = await loadedNow();
+    for (let i = 0; i < 100 && !afterCreate.own.includes("sdk/svcClient.js"); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      afterCreate = await loadedNow();
+    }
+    expect(afterCreate.own).toContain("sdk/svcClient.js");
   });
 });

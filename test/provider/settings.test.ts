@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { ConnectionInput } from "../../provider/core/connectionInput";
+import { ConnectionInput, settingSchema } from "../../provider/core/connectionInput";
 import { ACCOUNT, CREDENTIALS, SECRET_SETTINGS, SETTINGS } from "../../provider/core/settings";
 import { PROVIDER_SECRET_SETTINGS } from "../../provider/generated/fieldTable";
 import { repoRoot } from "../../scripts/engineEnv";
@@ -15,7 +15,7 @@ import { repoRoot } from "../../scripts/engineEnv";
 describe("the settings table", () => {
   it("gives each setting the schema type of its zod schema", () => {
     for (const [key, setting] of Object.entries(SETTINGS)) {
-      const json = z.toJSONSchema(setting.schema, { io: "input" }) as { type?: string };
+      const json = z.toJSONSchema(settingSchema(key as keyof typeof SETTINGS), { io: "input" }) as { type?: string };
       expect(json.type, key).toBe(setting.type);
     }
   });

@@ -16,6 +16,7 @@ import { frame, GRPC_CONTENT_TYPE } from "../../../plugin/grpcWire";
 import { PROVIDER_METHODS } from "../../../plugin/providerMethods";
 import { resourceRuntime } from "../../../plugin/resourceRuntime";
 import { serveShared, type SharedServer } from "../../../plugin/sharedServer";
+import * as sdk from "../../../sdk";
 import { APP_TOKEN, checkRequest, configureRequest, createRequest, empty, secret, WIRE_PLUGIN_VERSION } from "./wireHarness";
 
 type Client = provrpc.ResourceProviderClient;
@@ -27,7 +28,11 @@ describe("the shared process: one provider per connection", () => {
 
   beforeAll(async () => {
     emulator = await startEmulator({ quiet: true });
-    shared = await serveShared((session, version) => resourceRuntime(DEFINITIONS, session, version), WIRE_PLUGIN_VERSION);
+    shared = await serveShared(
+      (session, version) => resourceRuntime(DEFINITIONS, session, version),
+      WIRE_PLUGIN_VERSION,
+      () => sdk,
+    );
   });
   afterAll(async () => {
     for (const client of clients) client.close();
