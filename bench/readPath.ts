@@ -206,9 +206,15 @@ async function main(): Promise<void> {
     for (const plugin of plugins) await readAll(plugin, held, width);
     const cpu = plugins.map(() => [] as number[]);
     const windows = plugins.map(() => [] as { fromUs: number; toUs: number }[]);
+    // Multirequests per round: how many Reads shared one depends on timing, so on the load.
+    const requests = plugins.map(() => [] as number[]);
     for (let round = 0; round < rounds; round++) {
       for (const [i, plugin] of plugins.entries()) {
+        await emulator.resetStats();
         const r = await readAll(plugin, held, width);
+        const stats = await emulator.stats();
+        if (process.env.READ_PATH_STATS) console.log(stats);
+        requests[i]!.push(stats.multirequest ?? 0);
         cpu[i]!.push(r.cpuMs);
         windows[i]!.push(r);
       }
@@ -227,6 +233,7 @@ async function main(): Promise<void> {
         }),
       ),
     );
+    console.log(`multirequests per round: ${plugins.map((p, i) => `${p.entry} ${requests[i]!.join(", ")}`).join("; ")}`);
     if (!profile) return;
     for (const [i, plugin] of plugins.entries()) {
       // The windows beside the profile: what a look at it in other tools should keep (the Reads measured).
