@@ -14,8 +14,8 @@ import type { Reply } from "./providerMethods";
 
 /**
  * `value` as a Struct, exactly as its JSON text would be (a property or object key whose value is undefined is
- * left out, undefined in a list and a number that is not finite are null, toJSON is applied), built in one walk:
- * a refresh answers two of these per resource, and going through the JSON text and back cost as much as the rest.
+ * left out, undefined in a list and a number that is not finite are null, toJSON is applied), built in one walk
+ * without the text: a refresh answers two of these per resource (docs/bench.md, "Where a Read's time goes").
  */
 export function toStruct(value: Props): structproto.Struct {
   return structOf(value as Record<string, unknown>);

@@ -95,8 +95,8 @@ export function secret(value: unknown): unknown {
  * what came in (a list the server shortened, an object it replaced by text): a path that does not exist in full
  * wraps the deepest part of it that does, so the secret is never dropped. A path whose top-level property is
  * absent has nothing to wrap. A value already inside a secret is not wrapped again. `props` is left as it is: only
- * the objects and lists on a wrapped path are copied (a refresh answers with this for every resource; a deep clone
- * of the whole state cost as much as the wrapping).
+ * the objects and lists on a wrapped path are copied (a refresh answers with this for every resource: a deep clone
+ * of the whole state was most of the cost).
  */
 export function wrapSecretPaths(props: Props, paths: Iterable<PropertyPath>): Props {
   const out = { ...props };
