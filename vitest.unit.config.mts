@@ -23,8 +23,9 @@ export default defineConfig({
       "test/docs/**/*.test.ts",
       "test/fuzz/**/*.test.ts",
       "test/support/**/*.test.ts",
-      // The native plugin in this process: its property rules, and its gRPC service on loopback (test/plugin/wire).
+      // The native plugin in this process: its property rules and answers, and its gRPC service on loopback (test/plugin/wire).
       "test/plugin/properties.test.ts",
+      "test/plugin/answers.test.ts",
       "test/plugin/wire/**/*.test.ts",
       "test/diagnostics/engineLog.test.ts",
       "test/upgrade/stateMigration.test.ts",

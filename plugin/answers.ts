@@ -12,9 +12,56 @@ import { GrpcError, Status } from "./grpcWire";
 import type { PropertyPath, Props } from "./properties";
 import type { Reply } from "./providerMethods";
 
+/**
+ * `value` as a Struct, exactly as its JSON text would be (a property or object key whose value is undefined is
+ * left out, undefined in a list and a number that is not finite are null, toJSON is applied), built in one walk
+ * without the text: a refresh answers two of these per resource (docs/bench.md, "Where a Read's time goes").
+ */
 export function toStruct(value: Props): structproto.Struct {
-  return structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(value)) as Record<string, structproto.JavaScriptValue>);
+  return structOf(value as Record<string, unknown>);
 }
+
+function structOf(object: Record<string, unknown>): structproto.Struct {
+  const struct = new structproto.Struct();
+  const fields = struct.getFieldsMap();
+  for (const key of Object.keys(object)) {
+    const item = protoValue(object[key]);
+    if (item) fields.set(key, item);
+  }
+  return struct;
+}
+
+/** The Value of what JSON.stringify would write for `value`; undefined when it would leave it out. */
+function protoValue(value: unknown): structproto.Value | undefined {
+  switch (typeof value) {
+    case "string":
+      return new structproto.Value().setStringValue(value);
+    case "number":
+      // JSON writes -0 as 0.
+      return Number.isFinite(value) ? new structproto.Value().setNumberValue(value === 0 ? 0 : value) : nullValue();
+    case "boolean":
+      return new structproto.Value().setBoolValue(value);
+    case "object": {
+      if (value === null) return nullValue();
+      if (Array.isArray(value))
+        return new structproto.Value().setListValue(new structproto.ListValue().setValuesList(value.map((item) => protoValue(item) ?? nullValue())));
+      const prototype = Object.getPrototypeOf(value);
+      const plain = (prototype === Object.prototype || prototype === null) && typeof (value as { toJSON?: unknown }).toJSON !== "function";
+      if (plain) return new structproto.Value().setStructValue(structOf(value as Record<string, unknown>));
+      // A Date, a boxed value, a class instance, a toJSON: whatever its JSON is (rare in a state, not worth a rule each).
+      const text = JSON.stringify(value) as string | undefined;
+      return text === undefined ? undefined : protoValue(JSON.parse(text));
+    }
+    case "bigint":
+      // As JSON.stringify: a state cannot hold one.
+      throw new TypeError("Do not know how to serialize a BigInt");
+    default:
+      // undefined, a function, a symbol: left out, as in JSON.
+      return undefined;
+  }
+}
+
+const nullValue = () => new structproto.Value().setNullValue(structproto.NullValue.NULL_VALUE);
 
 export function checkFailures(failures: readonly CheckFailure[]): provproto.CheckFailure[] {
   return failures.map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason));

@@ -94,16 +94,29 @@ export function secret(value: unknown): unknown {
  * A copy of `props` with the value at each path wrapped as a secret. What goes back may be shaped differently from
  * what came in (a list the server shortened, an object it replaced by text): a path that does not exist in full
  * wraps the deepest part of it that does, so the secret is never dropped. A path whose top-level property is
- * absent has nothing to wrap. A value already inside a secret is not wrapped again.
+ * absent has nothing to wrap. A value already inside a secret is not wrapped again. `props` is left as it is: only
+ * the objects and lists on a wrapped path are copied (a refresh answers with this for every resource: a deep clone
+ * of the whole state was most of the cost).
  */
 export function wrapSecretPaths(props: Props, paths: Iterable<PropertyPath>): Props {
-  const out = structuredClone(props);
+  const out = { ...props };
+  const copies = new WeakSet<object>([out]);
   // Shortest first: a deeper path under one already wrapped then finds the wrapper and stops.
-  for (const path of [...paths].sort((a, b) => a.length - b.length)) wrapAt(out, path);
+  for (const path of [...paths].sort((a, b) => a.length - b.length)) wrapAt(out, path, copies);
   return out;
 }
 
-function wrapAt(root: Props, path: PropertyPath): void {
+/** `holder[key]` as a copy of this call's own (made once), so that wrapping inside it leaves the caller's value as it is. */
+function ownCopy(holder: Record<string | number, unknown>, key: string | number, copies: WeakSet<object>): Record<string | number, unknown> {
+  const value = holder[key] as Record<string | number, unknown>;
+  if (copies.has(value)) return value;
+  const copy = (Array.isArray(value) ? [...value] : { ...value }) as Record<string | number, unknown>;
+  copies.add(copy);
+  holder[key] = copy;
+  return copy;
+}
+
+function wrapAt(root: Props, path: PropertyPath, copies: WeakSet<object>): void {
   const [first, ...rest] = path;
   if (typeof first !== "string" || !Object.hasOwn(root, first)) return;
   let holder: Record<string | number, unknown> = root;
@@ -111,7 +124,7 @@ function wrapAt(root: Props, path: PropertyPath): void {
   for (const next of rest) {
     const value = holder[key];
     if (isSecret(value) || !holds(value, next)) break;
-    holder = value as Record<string | number, unknown>;
+    holder = ownCopy(holder, key, copies);
     key = next;
   }
   if (holder[key] !== undefined && !isSecret(holder[key])) holder[key] = secret(holder[key]);

@@ -78,5 +78,10 @@ describe("wrapSecretPaths", () => {
     const props = { keepers: { rotation: "r" } };
     wrapSecretPaths(props, [["keepers", "rotation"]]);
     expect(props).toEqual({ keepers: { rotation: "r" } });
+    // Only the containers on a wrapped path are copied: the rest of the answer is the caller's, as it was.
+    const nested = { to: [{ email: "a@example.com", name: "A" }, { email: "b@example.com" }], description: "d" };
+    const out = wrapSecretPaths(nested, [["to", 0, "email"], ["description"]]);
+    expect(out).toEqual({ to: [{ email: secret("a@example.com"), name: "A" }, { email: "b@example.com" }], description: secret("d") });
+    expect(nested).toEqual({ to: [{ email: "a@example.com", name: "A" }, { email: "b@example.com" }], description: "d" });
   });
 });
