@@ -20,6 +20,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { repoRoot } from "./engine";
 import { type EmulatorTarget, startEmulatorProcess } from "./emulatorProcess";
 import type { BenchPart } from "./benchPart";
+import { configurePlugin, processCpuMs, unary } from "./pluginClient";
 
 export interface PluginProcessFigures {
   /** CPU ms from exec to the first Configure answered: median, and the runs. */
@@ -38,7 +39,6 @@ export interface PluginProcessResult {
 }
 
 const TYPE = "svc:index:AppToken";
-const TICK_MS = 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
 
 type Props = Record<string, structproto.JavaScriptValue>;
 const struct = (value: Props) => structproto.Struct.fromJavaScript(value);
@@ -87,23 +87,6 @@ async function start(exe: string, env: NodeJS.ProcessEnv): Promise<Started> {
   return { child, client: new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) };
 }
 
-function unary<Req, Res>(client: provrpc.ResourceProviderClient, method: string, request: Req): Promise<Res> {
-  const call = (client as unknown as Record<string, (r: Req, cb: (e: grpc.ServiceError | null, v: Res) => void) => void>)[method]!.bind(client);
-  return new Promise((resolve, reject) => call(request, (error, value) => (error ? reject(error) : resolve(value))));
-}
-
-const configure = (client: provrpc.ResourceProviderClient, target: EmulatorTarget) =>
-  unary<provproto.ConfigureRequest, provproto.ConfigureResponse>(
-    client,
-    "configure",
-    new provproto.ConfigureRequest()
-      .setArgs(struct({ baseUrl: target.baseUrl, partnerId: String(target.partnerId), adminSecret: target.adminSecret }))
-      .setAcceptsecrets(true)
-      .setAcceptresources(true),
-  );
-
-const stat = (pid: number) => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-const cpuMs = (pid: number) => (Number(stat(pid)[11]) + Number(stat(pid)[12])) * TICK_MS;
 const statusKiB = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
 const mib = (kib: number) => Math.round((kib / 1024) * 10) / 10;
 
@@ -154,8 +137,8 @@ async function measure(exe: string, env: NodeJS.ProcessEnv, target: EmulatorTarg
   for (let run = 0; run < runs; run++) {
     const { child, client } = await start(exe, env);
     try {
-      await configure(client, target);
-      cpu.push(cpuMs(child.pid!));
+      await configurePlugin(client, target);
+      cpu.push(processCpuMs(child.pid!));
       if (run === runs - 1) {
         await new Promise((resolve) => setTimeout(resolve, 500));
         idleRssMiB = mib(statusKiB(child.pid!, "VmRSS"));

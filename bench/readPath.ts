@@ -7,7 +7,7 @@
  * same objects: a comparison under the same load. Not part of `npm run bench`.
  *   npm run build && npx node dist/bench/readPath.js [reads=1000] [rounds=3] [--width 8] [--profile] [entry.js...]
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,10 +17,10 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { repoRoot } from "./engine";
 import { type EmulatorTarget, startEmulatorProcess } from "./emulatorProcess";
+import { configurePlugin, processCpuMs, unary } from "./pluginClient";
 import { fmt, table } from "./report";
 
 const TYPE = "svc:index:AppToken";
-const TICK_MS = 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
 const urn = (name: string) => `urn:pulumi:bench::read::${TYPE}::${name}`;
 const struct = (value: Record<string, structproto.JavaScriptValue>) => structproto.Struct.fromJavaScript(value);
 
@@ -39,16 +39,6 @@ interface Held {
   inputs: structproto.Struct;
 }
 
-function unary<Req, Res>(client: provrpc.ResourceProviderClient, method: string, request: Req): Promise<Res> {
-  const call = (client as unknown as Record<string, (r: Req, cb: (e: grpc.ServiceError | null, v: Res) => void) => void>)[method]!.bind(client);
-  return new Promise((resolve, reject) => call(request, (error, value) => (error ? reject(error) : resolve(value))));
-}
-
-const cpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-};
-
 async function startPlugin(entry: string, target: EmulatorTarget, profile: boolean): Promise<Plugin> {
   const profileDir = profile ? mkdtempSync(join(tmpdir(), "pulumi-svc-read-profile-")) : undefined;
   const args = [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), entry];
@@ -58,14 +48,7 @@ async function startPlugin(entry: string, target: EmulatorTarget, profile: boole
     child.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
   });
   const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-  await unary(
-    client,
-    "configure",
-    new provproto.ConfigureRequest()
-      .setArgs(struct({ baseUrl: target.baseUrl, partnerId: String(target.partnerId), adminSecret: target.adminSecret }))
-      .setAcceptsecrets(true)
-      .setAcceptresources(true),
-  );
+  await configurePlugin(client, target);
   return { entry, child, client, profileDir };
 }
 
@@ -110,7 +93,7 @@ async function createAll(plugin: Plugin, count: number, width: number): Promise<
 
 /** One refresh's Reads; the plugin's CPU and the monotonic time window (µs, the profiler's clock) they took. */
 async function readAll(plugin: Plugin, held: readonly Held[], width: number): Promise<{ cpuMs: number; fromUs: number; toUs: number }> {
-  const cpuBefore = cpuMs(plugin.child.pid!);
+  const cpuBefore = processCpuMs(plugin.child.pid!);
   const fromUs = Number(process.hrtime.bigint() / 1000n);
   await inFlight(held, width, async (h) => {
     const read = await unary<provproto.ReadRequest, provproto.ReadResponse>(
@@ -121,7 +104,7 @@ async function readAll(plugin: Plugin, held: readonly Held[], width: number): Pr
     if (read.getId() !== h.id) throw new Error(`Read of ${h.id} answered id '${read.getId()}'`);
   });
   const toUs = Number(process.hrtime.bigint() / 1000n);
-  return { cpuMs: cpuMs(plugin.child.pid!) - cpuBefore, fromUs, toUs };
+  return { cpuMs: processCpuMs(plugin.child.pid!) - cpuBefore, fromUs, toUs };
 }
 
 // ---- the profile, by layer ----
