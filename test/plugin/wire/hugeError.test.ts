@@ -4,14 +4,12 @@
  * message, and calls made while it is handled are answered. Before redaction was linear in the text and cut it
  * first, such an answer held the event loop for minutes: no gRPC call, no Cancel, no deadline was served.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type * as grpc from "@grpc/grpc-js";
 import type * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_REDACTED_TEXT } from "../../../sdk/core/redact";
-import { APP_TOKEN, checkRequest, createRequest, empty, secret, startWire, valuesOf, type WireHarness } from "./wireHarness";
+import { APP_TOKEN, checkRequest, createRequest, empty, startWireOnStandIn, valuesOf, type WireHarness } from "./wireHarness";
 
 const ADMIN_SECRET = "fake-huge-error-admin-secret-0001";
 const TOKEN_VALUE = "0123456789abcdef0123456789abcdef0123456789abcdef";
@@ -25,23 +23,16 @@ function megabyteMessage(): string {
 
 describe("a platform answering with a megabyte of error text", () => {
   let wire: WireHarness;
-  let platform: Server;
+  let stop: (() => Promise<void>) | undefined;
   let requests = 0;
   beforeAll(async () => {
     const body = JSON.stringify({ objectType: "SvcAPIException", code: "INTERNAL_SERVER_ERROR", message: megabyteMessage(), args: [] });
-    platform = createServer((_req, res) => {
+    ({ wire, stop } = await startWireOnStandIn((_req, res) => {
       requests++;
       res.writeHead(200, { "content-type": "application/json" }).end(body);
-    });
-    await new Promise<void>((resolve) => platform.listen(0, "127.0.0.1", resolve));
-    wire = await startWire({ configure: false });
-    const { port } = platform.address() as AddressInfo;
-    await wire.configure({ baseUrl: `http://127.0.0.1:${port}/api_v3`, partnerId: 1, adminSecret: secret(ADMIN_SECRET), requestTimeoutMs: 5_000 });
+    }, ADMIN_SECRET));
   });
-  afterAll(async () => {
-    await wire?.stop();
-    await new Promise((resolve) => platform?.close(resolve));
-  });
+  afterAll(() => stop?.());
 
   it("fails the create with a short, redacted message, and answers other calls meanwhile", async () => {
     const inputs = valuesOf((await wire.call<provproto.CheckResponse>("check", checkRequest(APP_TOKEN, { description: "huge error" }))).getInputs());

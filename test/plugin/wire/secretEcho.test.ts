@@ -3,21 +3,19 @@
  * the program marked secret (`pulumi.secret(description)`) does not come back in the failure's message, for a create
  * and for an update, even on a field the definition does not mark secret.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type * as grpc from "@grpc/grpc-js";
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_TOKEN, checkRequest, createRequest, secret, startWire, updateRequest, valuesOf, type WireHarness } from "./wireHarness";
+import { APP_TOKEN, checkRequest, createRequest, secret, startWireOnStandIn, updateRequest, valuesOf, type WireHarness } from "./wireHarness";
 
 const ADMIN_SECRET = "fake-echo-admin-secret-0001";
 const KS = "djJ8MXxFQ0hPRVJST1JLU0ZPUlRFU1RTYWJjZGVmZ2hpams";
 
 describe("a platform error that quotes a secret input", () => {
   let wire: WireHarness;
-  let platform: Server;
+  let stop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    platform = createServer((req, res) => {
+    ({ wire, stop } = await startWireOnStandIn((req, res) => {
       let body = "";
       req.on("data", (chunk: Buffer) => (body += chunk.toString()));
       req.on("end", () => {
@@ -27,16 +25,9 @@ describe("a platform error that quotes a secret input", () => {
         const sent = [...new URLSearchParams(body).entries()].map(([key, value]) => `${key}='${value}'`).join(" ");
         res.end(JSON.stringify({ objectType: "SvcAPIException", code: "INVALID_VALUE", message: `refused: ${sent}`, args: [] }));
       });
-    });
-    await new Promise<void>((resolve) => platform.listen(0, "127.0.0.1", resolve));
-    wire = await startWire({ configure: false });
-    const { port } = platform.address() as AddressInfo;
-    await wire.configure({ baseUrl: `http://127.0.0.1:${port}/api_v3`, partnerId: 1, adminSecret: secret(ADMIN_SECRET), requestTimeoutMs: 5_000 });
+    }, ADMIN_SECRET));
   });
-  afterAll(async () => {
-    await wire?.stop();
-    await new Promise((resolve) => platform?.close(resolve));
-  });
+  afterAll(() => stop?.());
 
   it("hides it in a create's failure", async () => {
     const description = "create description only the program knows";

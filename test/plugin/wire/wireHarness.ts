@@ -10,6 +10,8 @@
  *   await wire.restartPlugin();                  // a new plugin "process" on the same emulator (the next command)
  *   await wire.stop();
  */
+import { createServer, type RequestListener } from "node:http";
+import type { AddressInfo } from "node:net";
 import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
@@ -86,6 +88,25 @@ export interface WireOptions {
   /** Definitions to serve (default: the package's, provider/definitions). */
   definitions?: readonly ResourceDefinition[];
   emulator?: StartEmulatorOptions;
+}
+
+/**
+ * A plugin configured against a stand-in platform (a plain HTTP server on loopback answering with `handler`), for
+ * what the emulator will not say: a huge error, an error that quotes what it was sent.
+ */
+export async function startWireOnStandIn(handler: RequestListener, adminSecret: string): Promise<{ wire: WireHarness; stop(): Promise<void> }> {
+  const platform = createServer(handler);
+  await new Promise<void>((resolve) => platform.listen(0, "127.0.0.1", resolve));
+  const wire = await startWire({ configure: false });
+  const { port } = platform.address() as AddressInfo;
+  await wire.configure({ baseUrl: `http://127.0.0.1:${port}/api_v3`, partnerId: 1, adminSecret: secret(adminSecret), requestTimeoutMs: 5_000 });
+  return {
+    wire,
+    stop: async () => {
+      await wire.stop();
+      await new Promise((resolve) => platform.close(resolve));
+    },
+  };
 }
 
 export async function startWire(options: WireOptions = {}): Promise<WireHarness> {
