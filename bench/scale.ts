@@ -5,7 +5,8 @@
  *   - the floor: N no-op dynamic resources (bench/fixtures/noop),
  *   - shape (a): N AppTokens on one account, on the dynamic provider and on the native plugin,
  *   - shape (b): 20 accounts x N/20 resources (AppTokens, HTTP and email templates mixed), on the dynamic providers
- *     (an explicit `connection` per resource) and on the plugin (20 explicit providers, 20 plugin processes),
+ *     (an explicit `connection` per resource), on the plugin (20 explicit providers, 20 plugin processes) and on the
+ *     plugin with one shared process for the 20 providers (accountsShared),
  *   - the same accounts with AppTokens alone, on the plugin (accountTokensPlugin), on the plugin with one shared process
  *     for all 20 providers (accountTokensShared: `pulumi-svc shared`, one process started per operation), and on 20
  *     explicit providers of the no-op native plugin (floorNativeAccounts: the engine's own cost of 20 plugin
@@ -38,17 +39,25 @@ export const SCALE_PROGRAMS = [
   "floorNativeAccounts",
   "accountTokensPlugin",
   "accountTokensShared",
+  "accountsShared",
 ] as const;
 export type ScaleProgram = (typeof SCALE_PROGRAMS)[number];
 export const isScaleProgram = (name: string): name is ScaleProgram => (SCALE_PROGRAMS as readonly string[]).includes(name);
 export const DEFAULT_SCALE_SIZES = [200, 1_000];
 export const ACCOUNTS = 20;
 /** The programs with one account per group of resources (their sizes are multiples of the accounts). */
-const MANY_ACCOUNTS: readonly ScaleProgram[] = ["accountsDynamic", "accountsPlugin", "floorNativeAccounts", "accountTokensPlugin", "accountTokensShared"];
+const MANY_ACCOUNTS: readonly ScaleProgram[] = [
+  "accountsDynamic",
+  "accountsPlugin",
+  "floorNativeAccounts",
+  "accountTokensPlugin",
+  "accountTokensShared",
+  "accountsShared",
+];
 /** The programs that declare one explicit provider per account (one plugin process each). */
-const EXPLICIT_PROVIDERS: readonly ScaleProgram[] = ["accountsPlugin", "floorNativeAccounts", "accountTokensPlugin", "accountTokensShared"];
+const EXPLICIT_PROVIDERS: readonly ScaleProgram[] = ["accountsPlugin", "floorNativeAccounts", "accountTokensPlugin", "accountTokensShared", "accountsShared"];
 /** The programs whose providers are all served by one shared plugin process per operation (`pulumi-svc shared`). */
-const SHARED_PROCESS: readonly ScaleProgram[] = ["accountTokensShared"];
+const SHARED_PROCESS: readonly ScaleProgram[] = ["accountTokensShared", "accountsShared"];
 
 export interface ScaleSample {
   ms: number;
@@ -123,6 +132,7 @@ export async function benchScale(
       floorNativeAccounts: async () => accountsPluginStack(await buildNoopPlugin(noopPluginDir)),
       accountTokensPlugin: () => accountsPluginStack(plugin),
       accountTokensShared: () => accountsPluginStack(plugin),
+      accountsShared: () => accountsPluginStack(plugin),
     };
     for (const p of programs) {
       const made = await makers[p]();
