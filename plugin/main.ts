@@ -5,7 +5,7 @@
 import * as nodeModule from "node:module";
 import type { SdkLoader } from "../provider/core/clients";
 import { ProviderProcessCore } from "../provider/core/providerProcessCore";
-import { exitAfterSettlingOnSigint } from "../provider/core/termination";
+import { exitAfterSettlingWhenStopped } from "../provider/core/termination";
 import { EngineLog, engineAddressOf } from "./engineLog";
 import { serveProvider } from "./providerMethods";
 import { ProviderServer } from "./providerServer";
@@ -20,8 +20,9 @@ async function main(): Promise<void> {
   const diagnostics = engineAddress && process.env.SVC_ENGINE_LOG !== "off" ? new EngineLog(engineAddress) : undefined;
   // The process's one provider process: what every request of the engine shares (clients, Cancel, diagnostics scope).
   const session = new ProviderProcessCore(loadSdk);
-  // The engine's SIGINT means it no longer takes answers: creates in flight delete what they made before the exit.
-  exitAfterSettlingOnSigint(session.termination);
+  // The engine's SIGINT, or its death (our stdin's end), means it no longer takes answers: creates in flight delete
+  // what they made before the exit.
+  exitAfterSettlingWhenStopped(session.termination, { engineStdin: true });
   const handlers = new ProviderServer(loadRuntime, PLUGIN_VERSION, diagnostics, session).service();
   const { port } = await serveProvider(handlers);
   // The engine reads the port from the first line of stdout.

@@ -15,6 +15,7 @@
  * end within it (operationLifetime.ts cuts their look-ups and deletes at its end), and the roll-backs run at the same
  * time, not after them. What could not be deleted in time is named (type and id) in a warning, never claimed gone.
  */
+import { fstatSync } from "node:fs";
 import type { LogLine } from "./operationLog";
 import { EXIT_BUDGET_MS } from "./operationLifetime";
 import { recordEvent } from "./telemetry";
@@ -97,10 +98,18 @@ async function untilAborted(work: Promise<unknown>, signal: AbortSignal): Promis
   stop();
 }
 
-/** Called once by the process's entry point (the plugin's main, the dynamic provider's runtime) with its session's. */
-export function exitAfterSettlingOnSigint(termination: Pick<Termination, "settleBeforeExit">): void {
+/**
+ * Called once by the process's entry point (the plugin's main, the dynamic provider's runtime) with its session's:
+ * the process settles and exits at the engine's SIGINT, and, with `engineStdin`, when the engine is gone. The engine
+ * gives each provider process a pipe for stdin and never closes it while it runs (Pulumi's Go sdk,
+ * plugin.go); its end closes when the engine's process dies, even by SIGKILL of the CLI alone (the out-of-memory
+ * killer's usual choice), which sends no SIGINT. Without this the process would go on making the creates it had in
+ * flight, for a run that can no longer record them, and outlive it. Only a pipe or a socket is watched: a process
+ * started by hand (a terminal) or with stdin closed (/dev/null) has no engine behind its stdin.
+ */
+export function exitAfterSettlingWhenStopped(termination: Pick<Termination, "settleBeforeExit">, options: { engineStdin: boolean }): void {
   let stopping = false;
-  process.on("SIGINT", () => {
+  const stop = (): void => {
     if (stopping) return;
     stopping = true;
     void termination
@@ -113,5 +122,22 @@ export function exitAfterSettlingOnSigint(termination: Pick<Termination, "settle
         }
       })
       .finally(() => process.exit(0));
-  });
+  };
+  process.on("SIGINT", stop);
+  if (options.engineStdin && stdinIsPipe()) {
+    process.stdin.on("end", stop);
+    process.stdin.on("close", stop);
+    process.stdin.on("error", stop);
+    process.stdin.resume();
+  }
+}
+
+/** Whether fd 0 is a pipe or a socket (what a parent process holds the other end of). */
+function stdinIsPipe(): boolean {
+  try {
+    const stat = fstatSync(0);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return false;
+  }
 }

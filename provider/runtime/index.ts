@@ -7,7 +7,7 @@
  * config it is configured with, and its exit on the engine's SIGINT.
  */
 import { flushCompileCache } from "./compileCache"; // first: what is loaded after it is compiled from the cache
-import { exitAfterSettlingOnSigint } from "../core/termination";
+import { exitAfterSettlingWhenStopped } from "../core/termination";
 import { session } from "./session";
 
 /** Called by the shims with the stack config (`configure(req.config)`), before any other method. */
@@ -18,8 +18,13 @@ export function configure(config: { get(key: string): string | undefined }, env:
 // One handler set per resource, exported under its definition's runtimeExport (generated from the definitions: `npm run generate`).
 export * from "./providers";
 
-// Loaded inside the engine's dynamic provider process: its SIGINT means the engine no longer takes answers, so
-// creates in flight delete what they made before the exit (core/termination.ts).
-exitAfterSettlingOnSigint(session.termination);
+// Loaded inside the engine's dynamic provider process: its SIGINT, or the engine's death (the end of the process's
+// stdin), means the engine no longer takes answers, so creates in flight delete what they made before the exit
+// (core/termination.ts). Its stdin is watched only where this process is @pulumi/pulumi's dynamic provider host.
+exitAfterSettlingWhenStopped(session.termination, { engineStdin: inDynamicProviderHost() });
+
+function inDynamicProviderHost(): boolean {
+  return /[\\/]cmd[\\/]dynamic-provider[\\/]/.test(require.main?.filename ?? "");
+}
 
 flushCompileCache();

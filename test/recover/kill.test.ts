@@ -2,7 +2,8 @@
  * A run that dies, through the real engine, on both providers: `pulumi up` of 20 app tokens and 3 HTTP templates on an
  * emulator answering every request late, and, in the middle, SIGKILL of the provider process alone (the plugin, or
  * the dynamic provider host: the engine goes on and records the creates in flight as failed) or of the whole runner
- * (the CLI, the language host and the providers at once: the state keeps pending creates and the stack's lock), at
+ * (the CLI, the language host and the providers at once: the state keeps pending creates and the stack's lock) or of
+ * the engine alone (the CLI: its provider processes must roll back and exit by themselves when their stdin ends), at
  * several points: before the first answer, mid-run, while the templates are being activated. Then what the docs
  * prescribe (docs/design.md, "Recovering a killed run"): `pulumi-svc recover --yes` (after a runner's death it
  * reports the lock, `pulumi cancel` releases it, recover again), then `pulumi up`. After it the platform's live
@@ -18,7 +19,7 @@ import { serverAndState } from "../support/faultChecks";
 import { type PlatformStack, platformStack, type ProviderKind, type Scenario } from "../support/platformStack";
 import { backendFilesText, engineBinDir } from "../support/pulumi";
 import { runPulumi } from "../support/pulumiProcess";
-import { descendants, killAll, providerProcesses } from "./processTree";
+import { descendants, isRunning, killAll, providerProcesses } from "./processTree";
 
 const TOKENS = 20;
 const LATENCY_MS = 300;
@@ -35,7 +36,8 @@ function scenario(tag: string): Scenario {
   };
 }
 
-type Victim = "provider" | "runner";
+/** The provider process alone; the whole runner; the engine alone (the `pulumi` CLI: the OOM killer's usual choice). */
+type Victim = "provider" | "runner" | "engine";
 type KillPoint = "before the first answer" | "mid-run" | "during the templates' activation";
 
 /**
@@ -47,6 +49,8 @@ const CASES: { provider: ProviderKind; victim: Victim; point: KillPoint }[] = [
   { provider: "plugin", victim: "runner", point: "before the first answer" },
   { provider: "dynamic", victim: "provider", point: "during the templates' activation" },
   { provider: "dynamic", victim: "runner", point: "mid-run" },
+  { provider: "plugin", victim: "engine", point: "mid-run" },
+  { provider: "dynamic", victim: "engine", point: "mid-run" },
 ];
 
 const timings: string[] = [];
@@ -151,8 +155,24 @@ describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (
         const providers = providerProcesses(cli, provider);
         expect(providers.length, "the provider process to kill").toBeGreaterThan(0);
         killAll(providers.map((proc) => proc.pid));
-      } else {
+      } else if (victim === "runner") {
         killAll([cli, ...descendants(cli).map((proc) => proc.pid)]);
+      } else {
+        // The CLI alone: the provider processes (in process groups of their own) see their stdin end, roll back the
+        // creates they had in flight and what they made in the run, and exit by themselves.
+        const orphaned = descendants(cli);
+        const providers = providerProcesses(cli, provider);
+        expect(providers.length, "the provider processes the engine started").toBeGreaterThan(0);
+        killAll([cli]);
+        try {
+          await vi.waitFor(() => expect(providers.filter((proc) => isRunning(proc.pid)).map((proc) => proc.cmdline)).toEqual([]), {
+            timeout: 30_000,
+            interval: 100,
+          });
+        } finally {
+          // The engine's own plugins (the language host) have no such watch: they go with the test.
+          killAll(orphaned.map((proc) => proc.pid));
+        }
       }
       const exit = await up.exited;
       expect(exit.code).not.toBe(0);
@@ -170,7 +190,7 @@ describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (
       let result = await recoverNow();
       if (result.outcome === "locked") {
         // The dead runner's lock: the user's decision, `pulumi cancel`, then recover again.
-        expect(victim).toBe("runner");
+        expect(victim).not.toBe("provider");
         const cancel = runPulumi(p, stackName, ["cancel", "--yes"]);
         expect((await cancel.exited).code).toBe(0);
         result = await recoverNow();

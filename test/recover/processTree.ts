@@ -62,3 +62,13 @@ export function killAll(pids: number[]): void {
     }
   }
 }
+
+/** Whether `pid` is alive (a zombie, exited but not yet reaped by its new parent, is not). */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
