@@ -6,6 +6,7 @@
  * Several plugin entries (another tree's dist/plugin/main.js) are measured round by round, interleaved, on the
  * same objects: a comparison under the same load. Not part of `npm run bench`.
  *   npm run build && npx node dist/bench/readPath.js [reads=1000] [rounds=3] [--width 8] [--profile] [entry.js...]
+ * (an entry with node options before its file, quoted: "--a-flag dist/plugin/main.js").
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -41,7 +42,10 @@ interface Held {
 
 async function startPlugin(entry: string, target: EmulatorTarget, profile: boolean): Promise<Plugin> {
   const profileDir = profile ? mkdtempSync(join(tmpdir(), "pulumi-svc-read-profile-")) : undefined;
-  const args = [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), entry];
+  // An entry may start with node options ("--some-flag dist/plugin/main.js"): a flag measured against no flag.
+  const nodeOptions = entry.split(" ");
+  const file = nodeOptions.pop()!;
+  const args = [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), ...nodeOptions, file];
   const child = spawn(process.execPath, args, { env: { ...process.env, SVC_ENGINE_LOG: "off" }, stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise<string>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`${entry} exited (${code}) before printing its port`)));

@@ -212,6 +212,30 @@ describe("diagnostics through the engine's log service", () => {
     expect(result).toBe("done");
   });
 
+  it("two providers in one process (the shared process's connections): each operation's lines reach its own sink", async () => {
+    const seen: Record<string, string[]> = { a: [], b: [] };
+    const sinkOf = (name: "a" | "b"): DiagnosticsSink => ({
+      log: async (_severity: Severity, message: string, urn: string) => {
+        seen[name]!.push(`${urn.split("::").at(-1)} ${message}`);
+      },
+    });
+    const [logA, logB] = [new OperationLog(), new OperationLog()];
+    const operation = (log: OperationLog, sink: DiagnosticsSink, name: string, delays: number[]) =>
+      log.run(sink, urnOf("AppToken", name), "create", async (finish) => {
+        for (const [i, ms] of delays.entries()) {
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          log.diagnose("info", `line ${i}`);
+        }
+        await finish();
+      });
+    // Interleaved: each operation awaits while the other writes.
+    await Promise.all([operation(logA, sinkOf("a"), "ta", [5, 1, 8]), operation(logB, sinkOf("b"), "tb", [1, 9, 1])]);
+    expect(seen).toEqual({ a: ["ta line 0", "ta line 1", "ta line 2"], b: ["tb line 0", "tb line 1", "tb line 2"] });
+    // Outside any operation, neither log sends anything.
+    logA.diagnose("info", "stray");
+    expect(seen.a).toHaveLength(3);
+  });
+
   it("finds the engine's address among the arguments the engine passes", () => {
     expect(engineAddressOf(["127.0.0.1:4242"])).toBe("127.0.0.1:4242");
     expect(engineAddressOf(["--logtostderr", "-v=9", "--logflow", "--tracing", "file:/tmp/t.json", "127.0.0.1:4242"])).toBe("127.0.0.1:4242");
