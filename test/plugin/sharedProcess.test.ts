@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { withSvcPort } from "../../provider/cli/shared";
+import { startSharedProvider } from "../../provider/shared";
 import { pluginDir } from "../support/platformStack";
 import { newTestStack, repoRoot, type TestStack } from "../support/pulumi";
 
@@ -175,6 +176,29 @@ describe("one shared plugin process for every account's provider", () => {
     expect(serverTokenIds()).toEqual([]);
     expect(await stateTokenIds()).toEqual([]);
     expectOneSharedProcessGone();
+  });
+
+  it("from an Automation API program (pulumi-svc/shared): the workspace's operations all go to one process it starts and stops", {
+    timeout: 180_000,
+  }, async () => {
+    const shared = await startSharedProvider({ plugin: join(launcherDir, "pulumi-resource-svc"), env: { ...process.env, ...t.env } });
+    t.stack.workspace.envVars.PULUMI_DEBUG_PROVIDERS = shared.debugProviders(process.env.PULUMI_DEBUG_PROVIDERS);
+    try {
+      const up = await t.stack.up();
+      expect(up.summary.resourceChanges).toEqual({ create: ACCOUNTS * PER_ACCOUNT + ACCOUNTS + 1 });
+      expect(tokensByAccount()).toEqual(accounts.map((_, i) => Array.from({ length: PER_ACCOUNT }, (_, k) => `account ${i} resource ${k}`)));
+      const preview = await t.stack.preview();
+      expect(preview.changeSummary).toEqual({ same: ACCOUNTS * PER_ACCOUNT + ACCOUNTS + 1 });
+      await t.stack.destroy();
+      expect(serverTokenIds()).toEqual([]);
+    } finally {
+      delete t.stack.workspace.envVars.PULUMI_DEBUG_PROVIDERS;
+      await shared.stop();
+    }
+    // Three operations, one process (the one started here), none started by the engine; gone once stopped.
+    const started = takeStarts();
+    expect(started).toEqual({ shared: [shared.pid], byEngine: 0 });
+    expect(alive(shared.pid)).toBe(false);
   });
 
   it("a SIGKILL of the runner in the middle of an up: the shared process settles and goes, pulumi ends, no orphan on the platform", {
