@@ -7,10 +7,13 @@
  *   - CPU from exec to the first Configure answered (user + system of the process, /proc, 10 ms ticks), median of runs;
  *   - idle RSS after that Configure (and its anonymous part: the rest is Node's own binary, shared between processes);
  *   - peak RSS (VmHWM) after serving 50 AppTokens: Check and Create, Read, Delete, 10 at a time, on the emulator.
- * Run alone: `npm run build && npx node dist/bench/pluginProcess.js [runs] [plugin folder, e.g. another tree's dist/pulumi-resource-svc]`.
+ * Every process is measured (idle and peak too, medians of the runs); with several plugin folders (another tree's
+ * dist/pulumi-resource-svc, a copy with another launcher), all their processes are started in turn within each run,
+ * so an A/B shares the machine's load.
+ * Run alone: `npm run build && npx node dist/bench/pluginProcess.js [runs] [plugin folder...]`.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
@@ -36,6 +39,11 @@ export interface PluginProcessResult {
   resources: number;
   launcher: PluginProcessFigures;
   singleExecutable: PluginProcessFigures;
+}
+
+/** One plugin folder's figures in a comparison of several (benchPluginProcesses). */
+export interface PluginFolderResult extends PluginProcessResult {
+  pluginDir: string;
 }
 
 const TYPE = "svc:index:AppToken";
@@ -129,51 +137,85 @@ async function serve(client: provrpc.ResourceProviderClient, count: number, widt
   });
 }
 
-async function measure(exe: string, env: NodeJS.ProcessEnv, target: EmulatorTarget, runs: number, resources: number): Promise<PluginProcessFigures> {
-  const cpu: number[] = [];
-  let idleRssMiB = 0;
-  let idleAnonMiB = 0;
-  let servingPeakMiB = 0;
-  for (let run = 0; run < runs; run++) {
-    const { child, client } = await start(exe, env);
-    try {
-      await configurePlugin(client, target);
-      cpu.push(processCpuMs(child.pid!));
-      if (run === runs - 1) {
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        idleRssMiB = mib(statusKiB(child.pid!, "VmRSS"));
-        idleAnonMiB = mib(statusKiB(child.pid!, "RssAnon"));
-        await serve(client, resources, 10);
-        servingPeakMiB = mib(statusKiB(child.pid!, "VmHWM"));
-      }
-    } finally {
-      client.close();
-      child.kill("SIGKILL");
-    }
-  }
-  const sorted = [...cpu].sort((a, b) => a - b);
-  return { startCpuMs: sorted[Math.floor(sorted.length / 2)]!, startCpuRunsMs: cpu, idleRssMiB, idleAnonMiB, servingPeakMiB };
+/** A process to measure: an executable and its environment. */
+interface Target {
+  exe: string;
+  env: NodeJS.ProcessEnv;
 }
 
-export async function benchPluginProcess(options: { runs?: number; resources?: number; pluginDir?: string } = {}): Promise<PluginProcessResult> {
-  const pluginDir = options.pluginDir ?? join(repoRoot, "dist", "pulumi-resource-svc");
+interface Sample {
+  cpuMs: number;
+  idleRssMiB: number;
+  idleAnonMiB: number;
+  servingPeakMiB: number;
+}
+
+/** One start of `target`: its CPU to the first Configure, its idle RSS after it, its peak after serving `resources`. */
+async function sample(target: Target, emulator: EmulatorTarget, resources: number): Promise<Sample> {
+  const { child, client } = await start(target.exe, target.env);
+  try {
+    await configurePlugin(client, emulator);
+    const cpuMs = processCpuMs(child.pid!);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const idleRssMiB = mib(statusKiB(child.pid!, "VmRSS"));
+    const idleAnonMiB = mib(statusKiB(child.pid!, "RssAnon"));
+    if (resources > 0) await serve(client, resources, 10);
+    return { cpuMs, idleRssMiB, idleAnonMiB, servingPeakMiB: mib(statusKiB(child.pid!, "VmHWM")) };
+  } finally {
+    client.close();
+    child.kill("SIGKILL");
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** `runs` starts of each target, the targets in turn within a run (reversed every other run): medians per target. */
+async function measure(targets: Target[], emulator: EmulatorTarget, runs: number, resources: number): Promise<PluginProcessFigures[]> {
+  const samples: Sample[][] = targets.map(() => []);
+  for (let run = 0; run < runs; run++) {
+    const order = targets.map((_, i) => i);
+    if (run % 2 === 1) order.reverse();
+    for (const i of order) samples[i]!.push(await sample(targets[i]!, emulator, resources));
+  }
+  return samples.map((of) => ({
+    startCpuMs: median(of.map((s) => s.cpuMs)),
+    startCpuRunsMs: of.map((s) => s.cpuMs),
+    idleRssMiB: median(of.map((s) => s.idleRssMiB)),
+    idleAnonMiB: median(of.map((s) => s.idleAnonMiB)),
+    servingPeakMiB: median(of.map((s) => s.servingPeakMiB)),
+  }));
+}
+
+/** Each folder's launcher and single executable, all measured in turn within each run (each serve deletes what it made). */
+export async function benchPluginProcesses(options: { runs?: number; resources?: number; pluginDirs?: string[] } = {}): Promise<PluginFolderResult[]> {
+  const pluginDirs = options.pluginDirs?.length ? options.pluginDirs : [join(repoRoot, "dist", "pulumi-resource-svc")];
   const runs = options.runs ?? 9;
   const resources = options.resources ?? 50;
   const dir = mkdtempSync(join(tmpdir(), "pulumi-svc-plugin-process-"));
   const emulator = await startEmulatorProcess();
   try {
     const node = join(repoRoot, "node_modules", "node", "bin", "node");
-    // The launcher's compile cache in a TMPDIR of this run, warmed by one start before the measured ones.
-    const launcherEnv = { PULUMI_SVC_NODE: node, TMPDIR: dir };
-    const launcherExe = join(pluginDir, "pulumi-resource-svc");
-    await measure(launcherExe, launcherEnv, emulator.target, 1, 0);
-    const launcher = await measure(launcherExe, launcherEnv, emulator.target, runs, resources);
-    const singleExecutable = await measure(buildSingleExecutable(pluginDir, dir), {}, emulator.target, runs, resources);
-    return { resources, launcher, singleExecutable };
+    const targets: Target[] = [];
+    pluginDirs.forEach((pluginDir, i) => {
+      // Each launcher's compile cache in a TMPDIR of its own in this run, warmed by one start before the measured ones.
+      const own = join(dir, String(i));
+      mkdirSync(own);
+      targets.push({ exe: join(pluginDir, "pulumi-resource-svc"), env: { PULUMI_SVC_NODE: node, TMPDIR: own } });
+      targets.push({ exe: buildSingleExecutable(pluginDir, own), env: {} });
+    });
+    for (const target of targets) await sample(target, emulator.target, 0);
+    const figures = await measure(targets, emulator.target, runs, resources);
+    return pluginDirs.map((pluginDir, i) => ({ pluginDir, resources, launcher: figures[2 * i]!, singleExecutable: figures[2 * i + 1]! }));
   } finally {
     await emulator.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export async function benchPluginProcess(options: { runs?: number; resources?: number; pluginDir?: string } = {}): Promise<PluginProcessResult> {
+  const [only] = await benchPluginProcesses({ ...options, pluginDirs: options.pluginDir ? [options.pluginDir] : undefined });
+  const { pluginDir: _, ...result } = only!;
+  return result;
 }
 
 /** The part's lines for the bench report. */
@@ -194,8 +236,12 @@ export const pluginProcessPart: BenchPart<PluginProcessResult> = {
 };
 
 if (require.main === module) {
-  benchPluginProcess({ runs: process.argv[2] ? Number(process.argv[2]) : undefined, pluginDir: process.argv[3] }).then(
-    (result) => console.log(`${JSON.stringify(result, null, 2)}\n${renderPluginProcess(result)}`),
+  const pluginDirs = process.argv.slice(3);
+  benchPluginProcesses({ runs: process.argv[2] ? Number(process.argv[2]) : undefined, pluginDirs }).then(
+    (results) => {
+      console.log(`${JSON.stringify(results, null, 2)}\nload average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+      for (const result of results) console.log(`${result.pluginDir}\n${renderPluginProcess(result)}`);
+    },
     (error: unknown) => {
       console.error(error instanceof Error ? error.message : error);
       process.exitCode = 1;
