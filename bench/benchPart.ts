@@ -19,6 +19,7 @@ export interface BenchOptions {
   /** The scale shapes: resources per program, the programs asked for (the floor always runs), the accounts. */
   scaleSizes: number[];
   scalePrograms?: readonly string[];
+  scaleOperations?: readonly string[];
   scaleAccounts?: number;
 }
 

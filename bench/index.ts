@@ -18,7 +18,7 @@ import type { BenchOptions, Outcome } from "./benchPart";
 import { type BenchReport, DEFAULT_PARTS, type Part, PART_ENTRIES, type PartResults, PARTS, SCALE_PARTS } from "./parts";
 import { DEFAULT_SIZES } from "./provider";
 import { render } from "./render";
-import { DEFAULT_SCALE_SIZES, isScaleProgram, SCALE_PROGRAMS } from "./scale";
+import { DEFAULT_SCALE_SIZES, isScaleOperation, isScaleProgram, SCALE_OPERATIONS, SCALE_PROGRAMS } from "./scale";
 
 const positiveInt = (value: string): number => {
   const n = Number(value);
@@ -47,6 +47,12 @@ const partList = (value: string): Part[] => {
   const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
   if (unknown.length > 0 || parts.length === 0) throw new InvalidArgumentError(`expected a comma-separated list of ${PARTS.join(", ")}`);
   return parts as Part[];
+};
+
+const scaleOperationList = (value: string): string[] => {
+  const operations = value.split(",").map((o) => o.trim());
+  if (!operations.every(isScaleOperation)) throw new InvalidArgumentError(`expected a comma-separated list of ${SCALE_OPERATIONS.join(", ")}`);
+  return operations;
 };
 
 const scaleProgramList = (value: string): string[] => {
@@ -93,6 +99,11 @@ async function main(): Promise<void> {
     .option("--scale-sizes <list>", "resources per program in the scale shapes (multiples of 20)", sizeList, DEFAULT_SCALE_SIZES)
     .option("--scale-accounts <n>", "accounts of the many-accounts programs (default 20; 100 with --scale-sizes 1000 is 100 x 10)", (v: string) => Number(v))
     .option("--scale-programs <list>", `a subset of ${SCALE_PROGRAMS.join(",")} (the floor always runs)`, scaleProgramList)
+    .option(
+      "--scale-operations <list>",
+      `a subset of ${SCALE_OPERATIONS.join(",")} (up and destroy always run: the others need what up made)`,
+      scaleOperationList,
+    )
     .addOption(
       new Option("--sizes <list>", "resources per program at each point of the provider bench's scale curve")
         .env("SVC_BENCH_SIZES")

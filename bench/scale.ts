@@ -29,6 +29,7 @@ import { startSharedProvider } from "../provider/cli/shared";
 
 export const SCALE_OPERATIONS = ["up", "preview", "refresh", "update", "destroy"] as const;
 export type ScaleOperation = (typeof SCALE_OPERATIONS)[number];
+export const isScaleOperation = (name: string): name is ScaleOperation => (SCALE_OPERATIONS as readonly string[]).includes(name);
 export const SCALE_PROGRAMS = [
   "floor",
   "floorNative",
@@ -96,7 +97,15 @@ export interface ScaleBenchResult {
 const plugin = join(repoRoot, "dist", "pulumi-resource-svc");
 
 export async function benchScale(
-  options: { sizes?: number[]; programs?: readonly ScaleProgram[]; accounts?: number; log?: (line: string) => void; operationTimeoutMs?: number } = {},
+  options: {
+    sizes?: number[];
+    programs?: readonly ScaleProgram[];
+    /** A subset of the operations; up and destroy always run (the others need what up made, the next size an empty stack). */
+    operations?: readonly ScaleOperation[];
+    accounts?: number;
+    log?: (line: string) => void;
+    operationTimeoutMs?: number;
+  } = {},
 ): Promise<ScaleBenchResult> {
   const sizes = options.sizes ?? DEFAULT_SCALE_SIZES;
   // The floor is always measured: every ratio is against it.
@@ -162,7 +171,8 @@ export async function benchScale(
         await all[p].stack.setAllConfig({ ...config, rev: { value: "" } });
       }
       const broken = new Set<ScaleProgram>();
-      for (const [index, op] of SCALE_OPERATIONS.entries()) {
+      const operations = SCALE_OPERATIONS.filter((op) => op === "up" || op === "destroy" || (options.operations ?? SCALE_OPERATIONS).includes(op));
+      for (const [index, op] of operations.entries()) {
         const turn = index % programs.length;
         for (const p of [...programs.slice(turn), ...programs.slice(0, turn)]) {
           if (broken.has(p)) continue;

@@ -1,11 +1,17 @@
 /** The scale shapes' entry in the bench's table (parts.ts): how the command line's settings reach them, and their table. */
 import type { BenchPart } from "./benchPart";
 import { fmt, table } from "./report";
-import { benchScale, isScaleProgram, SCALE_OPERATIONS, SCALE_PROGRAMS, type ScaleBenchResult, type ScaleProgram } from "./scale";
+import { benchScale, isScaleOperation, isScaleProgram, SCALE_OPERATIONS, SCALE_PROGRAMS, type ScaleBenchResult, type ScaleProgram } from "./scale";
 
 export const scalePart: BenchPart<ScaleBenchResult> = {
   title: "Scale shapes through the engine: one run each; ratio and CPU ratio against the no-op floor of the same size",
-  run: (options) => benchScale({ sizes: options.scaleSizes, programs: options.scalePrograms?.map(scaleProgram), accounts: options.scaleAccounts }),
+  run: (options) =>
+    benchScale({
+      sizes: options.scaleSizes,
+      programs: options.scalePrograms?.map(scaleProgram),
+      operations: options.scaleOperations?.filter(isScaleOperation),
+      accounts: options.scaleAccounts,
+    }),
   render: renderScale,
 };
 
