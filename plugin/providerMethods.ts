@@ -13,6 +13,10 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { type RunningGrpcServer, type ServedMethod, serveGrpc } from "./grpcServer";
 import { GrpcError, Status } from "./grpcWire";
 
+let readRequestModule: typeof import("./readRequest") | undefined;
+/** readRequest.ts, loaded at the first Read (a process that answers only Configure does without it). */
+export const readRequest = (): typeof import("./readRequest") => (readRequestModule ??= require("./readRequest") as typeof import("./readRequest"));
+
 /** The protocol's methods by the stubs' names (`check`, `getPluginInfo`...): IResourceProviderServer's own keys. */
 export type ProviderMethod = keyof {
   [K in keyof IResourceProviderServer as string extends K ? never : number extends K ? never : K]: true;
@@ -50,7 +54,8 @@ export const PROVIDER_METHODS: { [K in ProviderMethod]: MethodSpec<K> } = {
   check: { path: "/pulumirpc.ResourceProvider/Check", request: provproto.CheckRequest },
   diff: { path: "/pulumirpc.ResourceProvider/Diff", request: provproto.DiffRequest },
   create: { path: "/pulumirpc.ResourceProvider/Create", request: provproto.CreateRequest },
-  read: { path: "/pulumirpc.ResourceProvider/Read", request: provproto.ReadRequest },
+  // Its Structs read as plain values straight from the bytes (readRequest.ts): a refresh reads two per resource.
+  read: { path: "/pulumirpc.ResourceProvider/Read", request: { deserializeBinary: (bytes) => readRequest().decodeReadRequest(bytes) } },
   list: { path: "/pulumirpc.ResourceProvider/List", request: provproto.ListRequest },
   update: { path: "/pulumirpc.ResourceProvider/Update", request: provproto.UpdateRequest },
   delete: { path: "/pulumirpc.ResourceProvider/Delete", request: provproto.DeleteRequest },

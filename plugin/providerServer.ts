@@ -19,7 +19,7 @@ import { isUnknown, UNKNOWN } from "../provider/core/unknowns";
 import { checkFailures, diffResponse, partialFailure, respond, toStruct, unimplemented, withoutSecretProperty } from "./answers";
 import { withDiagnostics } from "./engineLog";
 import { keyPaths, type Props, registerSecretTexts, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
-import type { ProviderHandlers, Reply } from "./providerMethods";
+import { type ProviderHandlers, type Reply, readRequest } from "./providerMethods";
 import type { ResourceRuntime } from "./resourceRuntime";
 import { lookupOf, secretSettings, settingsFailures } from "./settings";
 
@@ -198,8 +198,8 @@ export class ProviderServer {
       const { resources } = this.runtime();
       const resource = resources.of(call.request.getUrn(), call.request.getType());
       const id = resources.requireId(resource, "Read", call.request.getId());
-      const raw = call.request.getProperties()?.toJavaScript() ?? {};
-      const rawInputs = call.request.getInputs()?.toJavaScript() ?? {};
+      const raw = readRequest().readProperties(call.request);
+      const rawInputs = readRequest().readInputs(call.request);
       const props = unwrapSecrets(raw) as Props;
       const result = await resource.handlers.read(id, props);
       // Read by id alone (`pulumi import`, or .get): say which account was searched, not the engine's bare "does not exist".

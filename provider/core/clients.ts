@@ -6,7 +6,7 @@
  */
 import type { SvcClient, TransportEvent } from "../../sdk";
 import type { ConnectionInput } from "./connectionInput";
-import { ConnectionError, connectionKey, resolveConnection, type ConfigLookup } from "./connection";
+import { ConnectionError, connectionKey, connectionTexts, resolveConnection, type ConfigLookup } from "./connection";
 
 /** Retries per call: more than the sdk's 3, so that one `up` converges through a run of faults (0.4^11 ≈ 4e-5 per call at a 40% fault rate) (see docs/design.md). */
 export const PROVIDER_MAX_RETRIES = 10;
@@ -48,6 +48,13 @@ export class ClientCache {
   /** The environment source of the connection (process.env; the takeover command puts its flags in it). */
   private environment: NodeJS.ProcessEnv = process.env;
   private readonly clients = new Map<string, SvcClient>();
+  /**
+   * The client of each set of texts a connection resolved from (connectionTexts): a Read finds its client without
+   * resolving and hashing its connection again (a refresh asks once per resource). Keyed by the texts that are not
+   * secret; the secret ones are compared in the entries, so no key holds a secret. Every text the resolution reads is
+   * part of it, the environment's included: a changed SVC_* variable resolves again.
+   */
+  private readonly byTexts = new Map<string, { secret: (string | undefined)[]; client: SvcClient }[]>();
   /** Server clock minus local clock (ms), from the Date header of the client's latest answer. */
   private readonly serverOffsets = new WeakMap<SvcClient, number>();
   /** Each client's timeout of one request (its connection's svc:requestTimeoutMs). */
@@ -59,6 +66,7 @@ export class ClientCache {
   configure(config: { get(key: string): string | undefined }, env: NodeJS.ProcessEnv = process.env): void {
     this.stackConfig = (key) => config.get(key);
     this.environment = env;
+    this.byTexts.clear();
   }
 
   /**
@@ -87,6 +95,19 @@ export class ClientCache {
   }
 
   clientFor(explicit: ConnectionInput | undefined): SvcClient {
+    const texts = connectionTexts(explicit, this.stackConfig, this.environment);
+    const textsKey = JSON.stringify(texts.plain);
+    const known = this.byTexts.get(textsKey)?.find((entry) => sameTexts(entry.secret, texts.secret));
+    if (known) return known.client;
+    const client = this.resolvedClient(explicit);
+    const entries = this.byTexts.get(textsKey) ?? [];
+    entries.push({ secret: texts.secret, client });
+    this.byTexts.set(textsKey, entries);
+    return client;
+  }
+
+  /** The client of the connection `explicit` resolves to: one per distinct connection, made at its first use. */
+  private resolvedClient(explicit: ConnectionInput | undefined): SvcClient {
     const connection = resolveConnection(explicit, this.stackConfig, this.environment);
     const key = connectionKey(connection);
     let client = this.clients.get(key);
@@ -144,6 +165,10 @@ export class ClientCache {
   async close(): Promise<void> {
     const open = [...this.clients.values()];
     this.clients.clear();
+    this.byTexts.clear();
     await Promise.all(open.map((client) => client.close()));
   }
 }
+
+const sameTexts = (a: readonly (string | undefined)[], b: readonly (string | undefined)[]): boolean =>
+  a.length === b.length && a.every((text, i) => text === b[i]);
