@@ -57,9 +57,17 @@ export class WireReader {
 
   text(): string {
     const [start, end] = this.delimited();
-    const bytes = this.buf.subarray(start, end);
-    if (!isUtf8(bytes)) throw new NotPlain();
-    return bytes.toString("utf8");
+    const { buf } = this;
+    let ascii = true;
+    for (let i = start; i < end; i++) {
+      if (buf[i]! >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    // Text beyond ASCII is checked first: google-protobuf's decoding of bytes that are not UTF-8 is its own.
+    if (!ascii && !isUtf8(buf.subarray(start, end))) throw new NotPlain();
+    return buf.toString(ascii ? "latin1" : "utf8", start, end);
   }
 
   double(): number {
@@ -102,7 +110,9 @@ export function plainOrUndefined<T>(read: () => T): T | undefined {
 export function readStruct(buf: Buffer, start: number, end: number, depth = 0): Record<string, unknown> {
   if (depth > MAX_DEPTH) throw new NotPlain();
   const reader = new WireReader(buf, start, end);
-  const fields = new Map<string, unknown>();
+  const keys: string[] = [];
+  const values: unknown[] = [];
+  let sorted = true;
   while (!reader.done) {
     const tag = reader.varint32();
     // Struct has one field: `map<string, Value> fields = 1`, each entry a message { key = 1, value = 2 }.
@@ -122,11 +132,19 @@ export function readStruct(buf: Buffer, start: number, end: number, depth = 0): 
       } else throw new NotPlain();
     }
     if (key === undefined || !hasValue || key === "__proto__") throw new NotPlain();
-    fields.delete(key);
-    fields.set(key, value);
+    if (keys.length > 0 && !(keys[keys.length - 1]! < key)) sorted = false;
+    keys.push(key);
+    values.push(value);
   }
+  // google-protobuf's map gives its entries in sorted key order, the last of a repeated key winning.
   const result: Record<string, unknown> = {};
-  for (const key of [...fields.keys()].sort()) result[key] = fields.get(key);
+  if (sorted) {
+    for (let i = 0; i < keys.length; i++) result[keys[i]!] = values[i];
+    return result;
+  }
+  const last = new Map<string, unknown>();
+  for (let i = 0; i < keys.length; i++) last.set(keys[i]!, values[i]);
+  for (const key of [...last.keys()].sort()) result[key] = last.get(key);
   return result;
 }
 

@@ -40,6 +40,8 @@ const OWN_MODULES = [
   "plugin/grpcUnaryCall.js",
   "plugin/grpcWire.js",
   "plugin/main.js",
+  "plugin/plainRequests.js",
+  "plugin/plainStructs.js",
   "plugin/properties.js",
   "plugin/providerMethods.js",
   "plugin/providerServer.js",

@@ -117,4 +117,22 @@ describe("ClientCache.clientFor", () => {
     // The keys do hold what is not secret (they tell the connections apart).
     expect(keys.join("\n")).toContain("https://second.example/api_v3");
   });
+
+  it("accountOf follows the same texts: a changed environment reaches the new account, an unresolved one is undefined each time", () => {
+    const { cache, made } = cacheWithMadeClients();
+    const env: NodeJS.ProcessEnv = { SVC_BASE_URL: "https://ci.example/api_v3", SVC_PARTNER_ID: "33", SVC_ADMIN_SECRET: "ci-secret-one" };
+    cache.configure(stackConfig({}), env);
+    expect(cache.accountOf(undefined)).toEqual({ baseUrl: "https://ci.example/api_v3", partnerId: 33 });
+    env.SVC_PARTNER_ID = "34";
+    expect(cache.accountOf(undefined)).toEqual({ baseUrl: "https://ci.example/api_v3", partnerId: 34 });
+    delete env.SVC_BASE_URL;
+    expect(cache.accountOf(undefined)).toBeUndefined();
+    expect(cache.accountOf(undefined)).toBeUndefined();
+    env.SVC_BASE_URL = "https://ci.example/api_v3";
+    expect(cache.accountOf(undefined)).toEqual({ baseUrl: "https://ci.example/api_v3", partnerId: 34 });
+    // No client is made to know an account; the client made later is the one of that account.
+    expect(made).toHaveLength(0);
+    expect(cache.clientFor(undefined)).toBe(cache.clientFor(undefined));
+    expect(made.map((options) => options.partnerId)).toEqual([34]);
+  });
 });

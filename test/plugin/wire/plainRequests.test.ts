@@ -1,5 +1,5 @@
 /**
- * A Read request read with its Structs as plain values straight from the bytes (plugin/readRequest.ts) gives what
+ * A Read (and a Diff) request read with its Structs as plain values straight from the bytes (plugin/plainRequests.ts) gives what
  * google-protobuf gives: the same state and inputs (values and key order) as getProperties()?.toJavaScript(), the
  * same other fields, the same bytes again; and for what is not the common case (a Value with no kind, a repeated key,
  * `__proto__`, text that is not UTF-8, a Struct field twice, a malformed message) the same values or the same error.
@@ -8,7 +8,10 @@ import fc from "fast-check";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { describe, expect, it } from "vitest";
-import { decodeReadRequest, readInputs, readProperties } from "../../../plugin/readRequest";
+import { DIFF_FIELDS, decodeDiffRequest, decodeReadRequest, plainStruct, READ_FIELDS } from "../../../plugin/plainRequests";
+
+const readProperties = (request: provproto.ReadRequest) => plainStruct(request, READ_FIELDS.properties, () => request.getProperties());
+const readInputs = (request: provproto.ReadRequest) => plainStruct(request, READ_FIELDS.inputs, () => request.getInputs());
 
 const struct = (value: Record<string, unknown>) => structproto.Struct.fromJavaScript(value as Record<string, structproto.JavaScriptValue>);
 
@@ -173,5 +176,43 @@ describe("decodeReadRequest", () => {
       now = String(error);
     }
     expect(now).toBe(before);
+  });
+});
+
+describe("decodeDiffRequest", () => {
+  const diffRequest = (olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs?: Record<string, unknown>) => {
+    const request = new provproto.DiffRequest()
+      .setId("0_abc")
+      .setUrn("urn:pulumi:dev::p::svc:index:AppToken::t")
+      .setName("t")
+      .setType("svc:index:AppToken")
+      .setOlds(struct(olds))
+      .setNews(struct(news))
+      .setIgnorechangesList(["a", "b"]);
+    return (oldInputs ? request.setOldInputs(struct(oldInputs)) : request).serializeBinary();
+  };
+  const plain = (request: provproto.DiffRequest) => ({
+    request: request.toObject(),
+    olds: plainStruct(request, DIFF_FIELDS.olds, () => request.getOlds()),
+    news: plainStruct(request, DIFF_FIELDS.news, () => request.getNews()),
+  });
+
+  it("reads a Diff of the engine's as google-protobuf does, and writes the same bytes back", () => {
+    const olds = {
+      id: "0_abc",
+      description: "d",
+      token: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: "t" },
+      z: [1, { y: null }],
+    };
+    const news = { description: "e", b: true, a: 2 };
+    for (const bytes of [diffRequest(olds, news, { description: "d" }), diffRequest(olds, news), diffRequest({}, {})]) {
+      const before = provproto.DiffRequest.deserializeBinary(bytes);
+      const expected = { request: before.toObject(), olds: before.getOlds()?.toJavaScript() ?? {}, news: before.getNews()?.toJavaScript() ?? {} };
+      const now = plain(decodeDiffRequest(bytes));
+      expect(now).toEqual(expected);
+      expect(JSON.stringify(now)).toBe(JSON.stringify(expected));
+      expect(Buffer.from(decodeDiffRequest(bytes).serializeBinary())).toEqual(Buffer.from(bytes));
+      expect(decodeDiffRequest(bytes).getOldInputs()?.toJavaScript()).toEqual(before.getOldInputs()?.toJavaScript());
+    }
   });
 });
