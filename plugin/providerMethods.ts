@@ -12,6 +12,7 @@ import type { IResourceProviderServer, ResourceProviderService } from "@pulumi/p
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { type RunningGrpcServer, type ServedMethod, serveGrpc } from "./grpcServer";
 import { GrpcError, Status } from "./grpcWire";
+import { decodeDiffRequest, decodeReadRequest } from "./plainRequests";
 
 /** The protocol's methods by the stubs' names (`check`, `getPluginInfo`...): IResourceProviderServer's own keys. */
 export type ProviderMethod = keyof {
@@ -48,9 +49,10 @@ export const PROVIDER_METHODS: { [K in ProviderMethod]: MethodSpec<K> } = {
   invoke: { path: "/pulumirpc.ResourceProvider/Invoke", request: provproto.InvokeRequest },
   call: { path: "/pulumirpc.ResourceProvider/Call", request: provproto.CallRequest },
   check: { path: "/pulumirpc.ResourceProvider/Check", request: provproto.CheckRequest },
-  diff: { path: "/pulumirpc.ResourceProvider/Diff", request: provproto.DiffRequest },
+  // Read and Diff (a refresh sends both per resource): their Structs read as plain values from the bytes (plainRequests.ts).
+  diff: { path: "/pulumirpc.ResourceProvider/Diff", request: { deserializeBinary: decodeDiffRequest } },
   create: { path: "/pulumirpc.ResourceProvider/Create", request: provproto.CreateRequest },
-  read: { path: "/pulumirpc.ResourceProvider/Read", request: provproto.ReadRequest },
+  read: { path: "/pulumirpc.ResourceProvider/Read", request: { deserializeBinary: decodeReadRequest } },
   list: { path: "/pulumirpc.ResourceProvider/List", request: provproto.ListRequest },
   update: { path: "/pulumirpc.ResourceProvider/Update", request: provproto.UpdateRequest },
   delete: { path: "/pulumirpc.ResourceProvider/Delete", request: provproto.DeleteRequest },

@@ -20,6 +20,8 @@ import { checkFailures, diffResponse, partialFailure, respond, toStruct, unimple
 import { withDiagnostics } from "./engineLog";
 import { keyPaths, type Props, registerSecretTexts, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
 import type { ProviderHandlers, Reply } from "./providerMethods";
+import { DIFF_FIELDS, plainStruct, READ_FIELDS } from "./plainRequests";
+import { readResponse } from "./readResponse";
 import type { ResourceRuntime } from "./resourceRuntime";
 import { lookupOf, secretSettings, settingsFailures } from "./settings";
 
@@ -163,8 +165,8 @@ export class ProviderServer {
     respond(reply, async () => {
       const { resources } = this.runtime();
       const resource = resources.of(call.request.getUrn(), call.request.getType());
-      const olds = unwrapSecrets(call.request.getOlds()?.toJavaScript() ?? {}) as Props;
-      const news = unwrapSecrets(call.request.getNews()?.toJavaScript() ?? {}) as Props;
+      const olds = unwrapSecrets(plainStruct(call.request, DIFF_FIELDS.olds, () => call.request.getOlds())) as Props;
+      const news = unwrapSecrets(plainStruct(call.request, DIFF_FIELDS.news, () => call.request.getNews())) as Props;
       const outcome = await resource.handlers.diff(call.request.getId(), olds, news);
       return diffResponse(outcome.changed ?? [], outcome.replaces, outcome.deleteBeforeReplace === true);
     });
@@ -198,8 +200,8 @@ export class ProviderServer {
       const { resources } = this.runtime();
       const resource = resources.of(call.request.getUrn(), call.request.getType());
       const id = resources.requireId(resource, "Read", call.request.getId());
-      const raw = call.request.getProperties()?.toJavaScript() ?? {};
-      const rawInputs = call.request.getInputs()?.toJavaScript() ?? {};
+      const raw = plainStruct(call.request, READ_FIELDS.properties, () => call.request.getProperties());
+      const rawInputs = plainStruct(call.request, READ_FIELDS.inputs, () => call.request.getInputs());
       const props = unwrapSecrets(raw) as Props;
       const result = await resource.handlers.read(id, props);
       // Read by id alone (`pulumi import`, or .get): say which account was searched, not the engine's bare "does not exist".
@@ -209,8 +211,7 @@ export class ProviderServer {
       if (!result.id || !result.props) return response;
       // A secret of the state or of the inputs stays one in both: read maps outputs back onto inputs.
       const secrets = [...keyPaths(resource.secrets), ...secretPaths(raw), ...secretPaths(rawInputs)];
-      response.setProperties(toStruct(wrapSecretPaths(result.props, secrets)));
-      return response.setInputs(toStruct(wrapSecretPaths(result.inputs ?? {}, secrets)));
+      return readResponse(result.id, wrapSecretPaths(result.props, secrets), wrapSecretPaths(result.inputs ?? {}, secrets));
     });
   }
 

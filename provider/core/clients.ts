@@ -6,7 +6,7 @@
  */
 import type { SvcClient, TransportEvent } from "../../sdk";
 import type { ConnectionInput } from "./connectionInput";
-import { ConnectionError, connectionKey, resolveConnection, type ConfigLookup } from "./connection";
+import { ConnectionError, connectionKey, connectionTexts, resolveConnection, type ConfigLookup } from "./connection";
 
 /** Retries per call: more than the sdk's 3, so that one `up` converges through a run of faults (0.4^11 ≈ 4e-5 per call at a 40% fault rate) (see docs/design.md). */
 export const PROVIDER_MAX_RETRIES = 10;
@@ -48,6 +48,13 @@ export class ClientCache {
   /** The environment source of the connection (process.env; the takeover command puts its flags in it). */
   private environment: NodeJS.ProcessEnv = process.env;
   private readonly clients = new Map<string, SvcClient>();
+  /**
+   * The client of each set of texts a connection resolved from (connectionTexts): a Read finds its client without
+   * resolving and hashing its connection again (a refresh asks once per resource). Keyed by the texts that are not
+   * secret; the secret ones are compared in the entries, so no key holds a secret. Every text the resolution reads is
+   * part of it, the environment's included: a changed SVC_* variable resolves again. accountOf (a Diff's account check) uses it too.
+   */
+  private readonly byTexts = new Map<string, ResolvedTexts[]>();
   /** Server clock minus local clock (ms), from the Date header of the client's latest answer. */
   private readonly serverOffsets = new WeakMap<SvcClient, number>();
   /** Each client's timeout of one request (its connection's svc:requestTimeoutMs). */
@@ -59,6 +66,7 @@ export class ClientCache {
   configure(config: { get(key: string): string | undefined }, env: NodeJS.ProcessEnv = process.env): void {
     this.stackConfig = (key) => config.get(key);
     this.environment = env;
+    this.byTexts.clear();
   }
 
   /**
@@ -78,7 +86,7 @@ export class ClientCache {
   /** The account a connection reaches (base URL and partner id), or undefined when it does not resolve. */
   accountOf(explicit: ConnectionInput | undefined): Account | undefined {
     try {
-      const { baseUrl, partnerId } = resolveConnection(explicit, this.stackConfig, this.environment);
+      const { baseUrl, partnerId } = this.resolved(explicit).account;
       return { baseUrl, partnerId };
     } catch (error) {
       if (error instanceof ConnectionError) return undefined;
@@ -87,6 +95,27 @@ export class ClientCache {
   }
 
   clientFor(explicit: ConnectionInput | undefined): SvcClient {
+    const resolved = this.resolved(explicit);
+    resolved.client ??= this.resolvedClient(explicit);
+    return resolved.client;
+  }
+
+  /** What `explicit` resolves to, found by its texts or resolved now (a ConnectionError is thrown each time, never kept). */
+  private resolved(explicit: ConnectionInput | undefined): ResolvedTexts {
+    const texts = connectionTexts(explicit, this.stackConfig, this.environment);
+    const textsKey = JSON.stringify(texts.plain);
+    const known = this.byTexts.get(textsKey)?.find((entry) => sameTexts(entry.secret, texts.secret));
+    if (known) return known;
+    const { baseUrl, partnerId } = resolveConnection(explicit, this.stackConfig, this.environment);
+    const entry: ResolvedTexts = { secret: texts.secret, account: { baseUrl, partnerId } };
+    const entries = this.byTexts.get(textsKey) ?? [];
+    entries.push(entry);
+    this.byTexts.set(textsKey, entries);
+    return entry;
+  }
+
+  /** The client of the connection `explicit` resolves to: one per distinct connection, made at its first use. */
+  private resolvedClient(explicit: ConnectionInput | undefined): SvcClient {
     const connection = resolveConnection(explicit, this.stackConfig, this.environment);
     const key = connectionKey(connection);
     let client = this.clients.get(key);
@@ -144,6 +173,17 @@ export class ClientCache {
   async close(): Promise<void> {
     const open = [...this.clients.values()];
     this.clients.clear();
+    this.byTexts.clear();
     await Promise.all(open.map((client) => client.close()));
   }
 }
+
+/** One set of connection texts: the secret ones (compared, never a key), the account they reach, its client once made. */
+interface ResolvedTexts {
+  secret: (string | undefined)[];
+  account: Account;
+  client?: SvcClient;
+}
+
+const sameTexts = (a: readonly (string | undefined)[], b: readonly (string | undefined)[]): boolean =>
+  a.length === b.length && a.every((text, i) => text === b[i]);

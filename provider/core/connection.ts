@@ -24,7 +24,7 @@ import { BASE_URL_EXPECTATION, insecureHttpProblem, normalizeBaseUrl } from "../
 import type { HashTypeName } from "../../contract/hashTypes";
 import type { ConnectionInput } from "./connectionInput";
 import { followsRule } from "./settingRules";
-import { ACCOUNT, type ConnectionKey, CREDENTIALS, SETTINGS, type SettingKey } from "./settings";
+import { ACCOUNT, type ConnectionKey, CREDENTIALS, SECRET_SETTINGS, SETTINGS, type SettingKey } from "./settings";
 
 /** The provider's settings (settings.ts): imported from here by the plugin and the command line. */
 export { SETTINGS };
@@ -89,6 +89,28 @@ function layersOf(explicit: ConnectionInput | undefined, config: ConfigLookup, e
       optIn: "SVC_ALLOW_INSECURE_HTTP=true next to SVC_BASE_URL",
     },
   ];
+}
+
+const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+const SECRET_KEYS: readonly SettingKey[] = SECRET_SETTINGS;
+
+/**
+ * Every text resolveConnection reads, as it reads them (each setting from the connection, the provider's config and
+ * the environment, in that order), split into the secret settings' texts and the others: resolveConnection is a
+ * function of these texts alone, so two calls with equal texts resolve to the same connection (clients.ts caches on
+ * that, keyed by the texts that are not secret).
+ */
+export function connectionTexts(
+  explicit: ConnectionInput | undefined,
+  config: ConfigLookup,
+  env: NodeJS.ProcessEnv,
+): { plain: (string | undefined)[]; secret: (string | undefined)[] } {
+  const plain: (string | undefined)[] = [];
+  const secret: (string | undefined)[] = [];
+  for (const layer of layersOf(explicit, config, env)) {
+    for (const key of SETTING_KEYS) (SECRET_KEYS.includes(key) ? secret : plain).push(layer.get(key));
+  }
+  return { plain, secret };
 }
 
 /** "`svc:baseUrl` (stack config) or SVC_BASE_URL": where a setting may be given, for messages about a missing one. */

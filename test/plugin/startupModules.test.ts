@@ -40,10 +40,14 @@ const OWN_MODULES = [
   "plugin/grpcUnaryCall.js",
   "plugin/grpcWire.js",
   "plugin/main.js",
+  "plugin/plainRequests.js",
+  "plugin/plainStructs.js",
   "plugin/properties.js",
   "plugin/providerMethods.js",
   "plugin/providerServer.js",
+  "plugin/readResponse.js",
   "plugin/settings.js",
+  "plugin/structBytes.js",
   "sdk/core/redact.js",
 ];
 
