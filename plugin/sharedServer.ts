@@ -5,7 +5,8 @@
  * the engine's address, then Configure and the rest, and at its end Cancel and closes its connection.
  *
  * So each connection is one provider: its own server and provider process (account, clients, Cancel, ledger,
- * diagnostics), made when it opens. Its close is what the engine's SIGINT is to a process of its own
+ * diagnostics), made when it opens; only the connection to the engine's log service is the process's, one per
+ * engine address (engineLogPool.ts). Its close is what the engine's SIGINT is to a process of its own
  * (provider/core/termination.ts): creates in flight then mean a terminated run, and are rolled back the same way.
  * The process ends when the one that started it closes its stdin or dies (no orphan outlives the run), or at
  * SIGINT/SIGTERM: every connection still open is settled the same way first.
@@ -16,26 +17,32 @@ import { EXIT_BUDGET_MS } from "../provider/core/operationLifetime";
 import type { SdkLoader } from "../provider/core/clients";
 import { ProviderProcessCore } from "../provider/core/providerProcessCore";
 import type { DiagnosticsSink, Severity } from "../provider/core/operationLog";
-import { EngineLog } from "./engineLog";
+import { type EngineLogLease, EngineLogPool } from "./engineLogPool";
 import { GrpcError, Status } from "./grpcWire";
 import { type ProviderHandlers, type Handler, type Reply, serveProviderPerConnection } from "./providerMethods";
 import { ProviderServer, type RuntimeLoader } from "./providerServer";
 
-/** The engine's log service of one connection, known once the engine has called Attach with its address. */
+/**
+ * The engine's log service of one connection, known once the engine has called Attach with its address: a lease of
+ * the process's log to that address (engineLogPool.ts), shared with the other connections of the same engine.
+ */
 class AttachedEngineLog implements DiagnosticsSink {
-  private engine?: EngineLog;
+  private engine?: EngineLogLease;
+
+  constructor(private readonly pool: EngineLogPool) {}
 
   attach(address: string): void {
-    this.engine?.close();
-    this.engine = process.env.SVC_ENGINE_LOG !== "off" && address ? new EngineLog(address) : undefined;
+    this.engine?.release();
+    this.engine = process.env.SVC_ENGINE_LOG !== "off" && address ? this.pool.lease(address) : undefined;
   }
 
   log(severity: Severity, message: string, urn: string): Promise<void> {
-    return this.engine ? this.engine.log(severity, message, urn) : Promise.resolve();
+    return this.engine ? this.engine.log.log(severity, message, urn) : Promise.resolve();
   }
 
   close(): void {
-    this.engine?.close();
+    this.engine?.release();
+    this.engine = undefined;
   }
 }
 
@@ -49,12 +56,13 @@ function notConfigured(): GrpcError {
 /** One provider instance of the engine: what its connection is served by. */
 class Connection {
   readonly provider: ProviderProcessCore;
-  private readonly engineLog = new AttachedEngineLog();
+  private readonly engineLog: AttachedEngineLog;
   readonly handlers: ProviderHandlers;
   private settled?: Promise<void>;
   private configured = false;
 
-  constructor(loadRuntime: RuntimeLoader, version: string, loadSdk: SdkLoader) {
+  constructor(loadRuntime: RuntimeLoader, version: string, loadSdk: SdkLoader, engineLogs: EngineLogPool) {
+    this.engineLog = new AttachedEngineLog(engineLogs);
     this.provider = new ProviderProcessCore(loadSdk);
     const service = new ProviderServer(loadRuntime, version, this.engineLog, this.provider).service();
     this.handlers = {
@@ -121,9 +129,11 @@ export interface SharedServer {
 export async function serveShared(loadRuntime: RuntimeLoader, version: string, loadSdk: SdkLoader): Promise<SharedServer> {
   const open = new Set<Connection>();
   const settling = new Set<Promise<void>>();
+  // One connection to each engine's log service for all the connections attached to it.
+  const engineLogs = new EngineLogPool();
   let served = 0;
   const running = await serveProviderPerConnection(() => {
-    const connection = new Connection(loadRuntime, version, loadSdk);
+    const connection = new Connection(loadRuntime, version, loadSdk, engineLogs);
     open.add(connection);
     served++;
     return {
