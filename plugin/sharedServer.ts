@@ -16,7 +16,7 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import { EXIT_BUDGET_MS } from "../provider/core/operationLifetime";
 import type { SdkLoader } from "../provider/core/clients";
 import { ProviderProcessCore } from "../provider/core/providerProcessCore";
-import type { DiagnosticsSink, Severity } from "../provider/core/operationLog";
+import { type DiagnosticsSink, OperationLog, type Severity } from "../provider/core/operationLog";
 import { type EngineLogLease, EngineLogPool } from "./engineLogPool";
 import { GrpcError, Status } from "./grpcWire";
 import { type ProviderHandlers, type Handler, type Reply, serveProviderPerConnection } from "./providerMethods";
@@ -61,9 +61,9 @@ class Connection {
   private settled?: Promise<void>;
   private configured = false;
 
-  constructor(loadRuntime: RuntimeLoader, version: string, loadSdk: SdkLoader, engineLogs: EngineLogPool) {
+  constructor(loadRuntime: RuntimeLoader, version: string, loadSdk: SdkLoader, engineLogs: EngineLogPool, diagnostics: OperationLog) {
     this.engineLog = new AttachedEngineLog(engineLogs);
-    this.provider = new ProviderProcessCore(loadSdk);
+    this.provider = new ProviderProcessCore(loadSdk, { diagnostics });
     const service = new ProviderServer(loadRuntime, version, this.engineLog, this.provider).service();
     this.handlers = {
       ...service,
@@ -131,9 +131,11 @@ export async function serveShared(loadRuntime: RuntimeLoader, version: string, l
   const settling = new Set<Promise<void>>();
   // One connection to each engine's log service for all the connections attached to it.
   const engineLogs = new EngineLogPool();
+  // One diagnostics scope for every connection's operations (each operation carries its own sink and URN).
+  const diagnostics = new OperationLog();
   let served = 0;
   const running = await serveProviderPerConnection(() => {
-    const connection = new Connection(loadRuntime, version, loadSdk, engineLogs);
+    const connection = new Connection(loadRuntime, version, loadSdk, engineLogs, diagnostics);
     open.add(connection);
     served++;
     return {

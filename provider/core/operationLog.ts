@@ -35,14 +35,13 @@ interface Operation {
 }
 
 /**
- * One scope for the whole process, whatever number of OperationLogs it holds (the shared plugin process has one per
- * connection): Node 22 runs every AsyncLocalStorage's hook at each promise and resource made, so a storage per
- * connection made each of them cost as many times as there were accounts. An operation's lines reach its own sink
- * either way: the store is the operation, with its sink.
+ * A process holds one, whatever number of providers it serves: the shared plugin process passes its one to every
+ * connection's provider (ProviderProcessOptions.diagnostics). Node 22 runs every AsyncLocalStorage's hook at each
+ * promise and resource made, so a storage per connection made each of them cost as many times as there were
+ * accounts. An operation's lines reach its own sink either way: the store is the operation, with its sink.
  */
-const scope = new AsyncLocalStorage<Operation>();
-
 export class OperationLog {
+  private readonly scope = new AsyncLocalStorage<Operation>();
   /**
    * Runs `run` as the operation `name` on the resource `urn`: diagnostics raised inside it (at any await depth) go to
    * `sink` with that URN. `finish` sends the operation's summary (debug) and waits for every line to be sent.
@@ -57,18 +56,18 @@ export class OperationLog {
       }
       await Promise.all([...operation.pending]);
     };
-    return scope.run(operation, () => run(finish));
+    return this.scope.run(operation, () => run(finish));
   }
 
   /** Reports `message` on the current operation's resource; a no-op outside an operation. */
   readonly diagnose: LogLine = (severity, message) => {
-    const operation = scope.getStore();
+    const operation = this.scope.getStore();
     if (operation) send(operation, severity, message);
   };
 
   /** Counts an API request (an attempt) and a retry of the current operation, for its summary line. */
   countRequest(kind: "request" | "retry"): void {
-    const operation = scope.getStore();
+    const operation = this.scope.getStore();
     if (!operation) return;
     if (kind === "request") operation.requests++;
     else operation.retries++;

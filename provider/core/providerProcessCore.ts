@@ -22,16 +22,19 @@ import { Termination } from "./termination";
 export interface ProviderProcessOptions {
   /** The deadline of each operation (default OPERATION_DEADLINE_MS; tests give a short one). */
   operationDeadlineMs?: number;
+  /** The process's diagnostics scope, when it serves several providers (the shared process: one for all, operationLog.ts). */
+  diagnostics?: OperationLog;
 }
 
 export class ProviderProcessCore {
-  readonly diagnostics = new OperationLog();
+  readonly diagnostics: OperationLog;
   readonly lifetime: OperationLifetime;
   readonly clients: ClientCache;
   readonly ledger = new CreateLedger();
   readonly termination: Termination;
 
   constructor(sdk: SdkLoader, options: ProviderProcessOptions = {}) {
+    this.diagnostics = options.diagnostics ?? new OperationLog();
     this.lifetime = new OperationLifetime(options.operationDeadlineMs);
     this.clients = new ClientCache({
       sdk,

@@ -212,14 +212,15 @@ describe("diagnostics through the engine's log service", () => {
     expect(result).toBe("done");
   });
 
-  it("two providers in one process (the shared process's connections): each operation's lines reach its own sink", async () => {
+  it("one scope for two providers (the shared process's connections share it): each operation's lines reach its own sink", async () => {
     const seen: Record<string, string[]> = { a: [], b: [] };
     const sinkOf = (name: "a" | "b"): DiagnosticsSink => ({
       log: async (_severity: Severity, message: string, urn: string) => {
         seen[name]!.push(`${urn.split("::").at(-1)} ${message}`);
       },
     });
-    const [logA, logB] = [new OperationLog(), new OperationLog()];
+    const shared = new OperationLog();
+    const [logA, logB] = [shared, shared];
     const operation = (log: OperationLog, sink: DiagnosticsSink, name: string, delays: number[]) =>
       log.run(sink, urnOf("AppToken", name), "create", async (finish) => {
         for (const [i, ms] of delays.entries()) {
