@@ -152,6 +152,7 @@ export async function benchScale(
           accountCount: { value: String(accountCount) },
           accounts: { value: JSON.stringify(accounts), secret: true },
           ...(p === "floorNativeAccounts" || p === "accountTokensPlugin" || p === "accountTokensShared" ? { tokensOnly: { value: "true" } } : {}),
+          ...(p === "accountsShared" ? { tag: { value: "shared" } } : {}),
         });
       }
     }
