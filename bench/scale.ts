@@ -25,7 +25,7 @@ import { tmpdir } from "node:os";
 import { benchStack, fixturesDir, repoRoot, type BenchStack } from "./engine";
 import { buildNoopPlugin } from "./noopPluginBuild";
 import { startEmulatorProcess } from "./emulatorProcess";
-import { startSharedProvider } from "../provider/cli/shared";
+import { startSharedProvider } from "../provider/shared/sharedProvider";
 
 export const SCALE_OPERATIONS = ["up", "preview", "refresh", "update", "destroy"] as const;
 export type ScaleOperation = (typeof SCALE_OPERATIONS)[number];

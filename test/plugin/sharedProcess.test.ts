@@ -13,7 +13,7 @@ import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, readFil
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { withSvcPort } from "../../provider/cli/shared";
+import { withSvcPort } from "../../provider/shared/sharedProvider";
 import { startSharedProvider } from "../../provider/shared";
 import { pluginDir } from "../support/platformStack";
 import { newTestStack, repoRoot, type TestStack } from "../support/pulumi";
