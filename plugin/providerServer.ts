@@ -21,7 +21,6 @@ import { withDiagnostics } from "./engineLog";
 import { keyPaths, type Props, registerSecretTexts, secretPaths, unwrapSecrets, wrapSecretPaths } from "./properties";
 import type { ProviderHandlers, Reply } from "./providerMethods";
 import { DIFF_FIELDS, plainStruct, READ_FIELDS } from "./plainRequests";
-import { readResponse } from "./readResponse";
 import type { ResourceRuntime } from "./resourceRuntime";
 import { lookupOf, secretSettings, settingsFailures } from "./settings";
 
@@ -211,7 +210,8 @@ export class ProviderServer {
       if (!result.id || !result.props) return response;
       // A secret of the state or of the inputs stays one in both: read maps outputs back onto inputs.
       const secrets = [...keyPaths(resource.secrets), ...secretPaths(raw), ...secretPaths(rawInputs)];
-      return readResponse(result.id, wrapSecretPaths(result.props, secrets), wrapSecretPaths(result.inputs ?? {}, secrets));
+      response.setProperties(toStruct(wrapSecretPaths(result.props, secrets)));
+      return response.setInputs(toStruct(wrapSecretPaths(result.inputs ?? {}, secrets)));
     });
   }
 

@@ -45,9 +45,7 @@ const OWN_MODULES = [
   "plugin/properties.js",
   "plugin/providerMethods.js",
   "plugin/providerServer.js",
-  "plugin/readResponse.js",
   "plugin/settings.js",
-  "plugin/structBytes.js",
   "sdk/core/redact.js",
 ];
 
