@@ -16,6 +16,7 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import { EXIT_BUDGET_MS } from "../provider/core/operationLifetime";
 import type { SdkLoader } from "../provider/core/clients";
 import { ProviderProcessCore } from "../provider/core/providerProcessCore";
+import { reportLeftBehind, whenStdinEnds } from "../provider/core/termination";
 import { type DiagnosticsSink, OperationLog, type Severity } from "../provider/core/operationLog";
 import { type EngineLogLease, EngineLogPool } from "./engineLogPool";
 import { GrpcError, Status } from "./grpcWire";
@@ -101,11 +102,7 @@ class Connection {
   settle(): Promise<void> {
     this.settled ??= this.provider.termination
       .settleBeforeExit()
-      .then(({ leftBehind }) => {
-        if (leftBehind.length === 0) return;
-        const named = leftBehind.map((object) => `${object.type} ${object.id}`).join(", ");
-        process.stderr.write(`pulumi-svc: stopped in the middle of a run; these may remain on the platform, unrecorded: ${named}. Run pulumi-svc recover.\n`);
-      })
+      .then(({ leftBehind }) => reportLeftBehind(leftBehind))
       .finally(() => {
         this.engineLog.close();
         return this.provider.close();
@@ -173,10 +170,7 @@ export function exitWhenParentGoes(server: SharedServer): void {
     setTimeout(() => process.exit(0), EXIT_BUDGET_MS + CLOSE_GRACE_MS + 1_000).unref();
     void server.stop().finally(() => process.exit(0));
   };
-  process.stdin.on("end", stop);
-  process.stdin.on("error", stop);
-  process.stdin.on("close", stop);
-  process.stdin.resume();
+  whenStdinEnds(stop);
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
 }

@@ -114,22 +114,26 @@ export function exitAfterSettlingWhenStopped(termination: Pick<Termination, "set
     stopping = true;
     void termination
       .settleBeforeExit()
-      .then(({ leftBehind }) => {
-        // The engine has closed its connection: stderr is the one place left to say what may remain.
-        if (leftBehind.length > 0) {
-          const named = leftBehind.map((object) => `${object.type} ${object.id}`).join(", ");
-          process.stderr.write(`pulumi-svc: stopped in the middle of a run; these may remain on the platform, unrecorded: ${named}. Run pulumi-svc recover.\n`);
-        }
-      })
+      .then(({ leftBehind }) => reportLeftBehind(leftBehind))
       .finally(() => process.exit(0));
   };
   process.on("SIGINT", stop);
-  if (options.engineStdin && stdinIsPipe()) {
-    process.stdin.on("end", stop);
-    process.stdin.on("close", stop);
-    process.stdin.on("error", stop);
-    process.stdin.resume();
-  }
+  if (options.engineStdin && stdinIsPipe()) whenStdinEnds(stop);
+}
+
+/** What a stopped process may have left on the platform, said on stderr: the engine has closed its connection, so it is the one place left. */
+export function reportLeftBehind(leftBehind: readonly { type: string; id: string }[]): void {
+  if (leftBehind.length === 0) return;
+  const named = leftBehind.map((object) => `${object.type} ${object.id}`).join(", ");
+  process.stderr.write(`pulumi-svc: stopped in the middle of a run; these may remain on the platform, unrecorded: ${named}. Run pulumi-svc recover.\n`);
+}
+
+/** Calls `stop` when stdin ends: the process that holds its other end closed it, or died (even by SIGKILL). */
+export function whenStdinEnds(stop: () => void): void {
+  process.stdin.on("end", stop);
+  process.stdin.on("close", stop);
+  process.stdin.on("error", stop);
+  process.stdin.resume();
 }
 
 /** Whether fd 0 is a pipe or a socket (what a parent process holds the other end of). */
