@@ -12,7 +12,7 @@
  * never printed; a malformed file is reported by line and column, never quoted. What the platform sends is checked
  * before it becomes code (takeoverGrammar.ts), and the files are written whole or not at all, never through a link,
  * mode 0600 (privateFiles.ts).
- *   pulumi-svc recover --stack <name> [--yes] [--cwd <program dir>]
+ *   pulumi-svc recover --stack <name> [--yes] [--cwd <program dir>] [--release-lock] [--since <time>] [--account-from-environment] [--expect-plan <digest>]
  * settles what a run that died left (pending creates, objects the platform made that no state records), through
  * the user's `pulumi` CLI on the stack's backend; a dry run without --yes (recover.ts, docs/design.md).
  *   pulumi-svc shared [--plugin <file>] -- <command...>
@@ -20,7 +20,7 @@
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { ProviderProcess } from "../core/providerProcess";
 import { HashType } from "../../contract/platform";
 import { stripUserinfo } from "../../contract/urlUserinfo";
@@ -196,15 +196,42 @@ program
 program
   .command("recover")
   .description(
-    "after a run that died: delete the objects its creates made that no state records and clear its pending creates (a dry run without --yes); exit 2 on an ambiguity, 3 on a locked stack",
+    "after a run that died: delete what it provably made that no state records, and clear its pending creates (a dry run without --yes); " +
+      "exit 2 when something cannot be proven (nothing of it is deleted), 3 on a locked stack",
   )
   .requiredOption("--stack <name>", "the stack (as `pulumi --stack` names it)")
   .option("--yes", "do it (without it, print what it would do)")
   .option("--cwd <dir>", "the Pulumi program's folder (default: the current one)")
-  .action(async (options: { stack: string; yes?: boolean; cwd?: string }) => {
-    const result = await recover(options);
-    process.exitCode = EXIT_CODES[result.outcome];
-  });
+  .option(
+    "--release-lock",
+    "no run of the stack is in progress (its runner died): read when the dead run started from the lock it left, then release the lock (pulumi cancel)",
+  )
+  .addOption(new Option("--since <time>", "when the interrupted run started (ISO 8601), where no record of the backend tells it").argParser(parseTime))
+  .option("--account-from-environment", "this job's SVC_* variables are the ones the run had (for a stack whose state and config record no account)")
+  .option("--expect-plan <digest>", "with --yes: act only if the plan is the one a dry run printed")
+  .action(
+    async (options: {
+      stack: string;
+      yes?: boolean;
+      cwd?: string;
+      releaseLock?: boolean;
+      since?: Date;
+      accountFromEnvironment?: boolean;
+      expectPlan?: string;
+    }) => {
+      const result = await recover(options);
+      process.exitCode = EXIT_CODES[result.outcome];
+    },
+  );
+
+/** An ISO 8601 time, or a clear error naming the option. */
+function parseTime(text: string): Date {
+  const time = new Date(text);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(text) || !Number.isFinite(time.getTime())) {
+    throw new InvalidArgumentError(`expected an ISO 8601 time such as 2026-11-28T15:04:05Z, got ${JSON.stringify(text.slice(0, 40))}`);
+  }
+  return time;
+}
 
 program
   .command("shared")

@@ -1,8 +1,13 @@
 /**
  * Which account each resource of a stack uses, by the provider's own rules (connection.ts): a plugin resource's
  * provider (default or explicit) has the settings as its inputs in the state; a dynamic resource takes stack config,
- * or its `connection` input; the environment is the fallback in both. Each account gets one provider process, whose
- * context lists and deletes its objects as the provider does (same clients, retries and timeouts).
+ * or its `connection` input. The account (base URL and partner id) must come from what the state or the stack config
+ * records: the run's environment (SVC_*) is not recover's, and a recover run with other variables would list and
+ * delete in another account. The environment serves only as the provider's rules allow (credentials for an account
+ * a nearer source names, when the environment names that same account), or, on the user's word
+ * (--account-from-environment: this job has the run's variables), as the whole account of a stack that records none.
+ * Each account gets one provider process, whose context lists and deletes its objects as the provider does (same
+ * clients, retries and timeouts).
  */
 import type { ConnectionInput } from "../core/connectionInput";
 import { type ConfigLookup, ConnectionError, resolveConnection } from "../core/connection";
@@ -13,6 +18,8 @@ import type { SvcResource } from "./recoverState";
 export interface RecoverAccount {
   /** The account's key: base URL and partner id (never a credential). */
   key: string;
+  /** Whether the account came from this process's environment alone (--account-from-environment). */
+  fromEnvironment: boolean;
   baseUrl: string;
   partnerId: number;
   /** Timeout of one request on it: how long an answer of an interrupted run may still commit. */
@@ -48,6 +55,8 @@ export class RecoverAccounts {
     private readonly stackConfig: ConfigLookup,
     private readonly providers: Map<string, Record<string, unknown>>,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    /** The user's word that this process's SVC_* variables are the run's (--account-from-environment). */
+    private readonly environmentIsTheRuns = false,
   ) {}
 
   /** The account `resource` uses, or undefined (noted in `unresolved`) when it cannot be resolved. */
@@ -77,6 +86,13 @@ export class RecoverAccounts {
   /** The account of `source`, made once per key; a source that names none is noted under `urn` (when given). */
   private resolve(urn: string | undefined, source: Source): RecoverAccount | undefined {
     try {
+      const fromEnvironment = !namesAccount(source);
+      if (fromEnvironment && !this.environmentIsTheRuns) {
+        throw new ConnectionError(
+          "neither the state nor the stack config records its account (the run took it from its SVC_* variables, which recover cannot see); " +
+            "run recover in the run's environment with --account-from-environment",
+        );
+      }
       const connection = resolveConnection(source.connection, source.config, this.env);
       const key = `${connection.baseUrl}#${connection.partnerId}`;
       let account = this.byKey.get(key);
@@ -85,6 +101,7 @@ export class RecoverAccounts {
         session.configure({ get: source.config }, this.env);
         account = {
           key,
+          fromEnvironment,
           baseUrl: connection.baseUrl,
           partnerId: connection.partnerId,
           requestTimeoutMs: connection.requestTimeoutMs,
@@ -117,4 +134,12 @@ export class RecoverAccounts {
     const connection = resource.inputs.connection;
     return { config: this.stackConfig, ...(connection && typeof connection === "object" ? { connection: connection as ConnectionInput } : {}) };
   }
+}
+
+/** Whether a source names its account itself (a base URL or a partner id), rather than leaving it to the environment. */
+function namesAccount(source: Source): boolean {
+  const named = (value: unknown) => value !== undefined && value !== null && value !== "";
+  return (
+    named(source.connection?.baseUrl) || named(source.connection?.partnerId) || named(source.config("svc:baseUrl")) || named(source.config("svc:partnerId"))
+  );
 }

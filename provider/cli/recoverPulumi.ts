@@ -25,6 +25,8 @@ export interface PulumiCli {
   probeLock(stackUrn: string): Promise<void>;
   /** `pulumi refresh --clear-pending-creates`: refreshes the state and drops every pending create. */
   clearPendingCreates(): Promise<void>;
+  /** `pulumi cancel`: removes the stack's lock (only on the user's word that no run is in progress). */
+  cancel(): Promise<void>;
 }
 
 export interface PreviewStep {
@@ -33,8 +35,44 @@ export interface PreviewStep {
   newState?: { type?: string; inputs?: Record<string, unknown>; provider?: string };
 }
 
-/** The stack is locked (a run in progress, or one that died): the user's `pulumi cancel` decides, never recover. */
-export class StackLockedError extends Error {}
+/** One lock of a DIY backend, as its error names it: who took it and when (the run's start). */
+export interface LockHolder {
+  owner: string;
+  takenAt: Date;
+}
+
+/**
+ * The stack is locked (a run in progress, or one that died): recover changes nothing; only the user's word (`pulumi
+ * cancel`, or recover's --release-lock) ends a lock. `holders`: what a DIY backend's error names (none on Pulumi Cloud,
+ * whose history has the run instead).
+ */
+export class StackLockedError extends Error {
+  constructor(
+    message: string,
+    readonly holders: readonly LockHolder[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The lock errors of the backends the docs name: every DIY backend (file, PostgreSQL, S3-compatible, GCS, Azure Blob:
+ * "the stack is currently locked by 1 lock(s) ... <url>: created by <user>@<host> (pid <n>) at <RFC 3339 time>",
+ * pkg/backend/diy/lock.go) and Pulumi Cloud ("[409] Conflict: Another update is currently in progress").
+ */
+const LOCKED = /currently locked by|stack is locked|another update is currently in progress|update is currently in progress|\[409\] conflict/i;
+const HOLDER = /: created by (\S+) \(pid \d+\) at (\S+)/g;
+
+/** The lock error of `text` as a StackLockedError, or undefined when `text` is another failure. */
+export function lockedError(stack: string, text: string): StackLockedError | undefined {
+  if (!LOCKED.test(text)) return undefined;
+  const holders: LockHolder[] = [];
+  for (const [, owner, time] of text.matchAll(HOLDER)) {
+    const takenAt = new Date(time ?? "");
+    if (owner && Number.isFinite(takenAt.getTime())) holders.push({ owner, takenAt });
+  }
+  return new StackLockedError(`the stack ${stack} is locked`, holders);
+}
 
 export interface PulumiCliOptions {
   stack: string;
@@ -54,9 +92,8 @@ export function pulumiCli(options: PulumiCliOptions): PulumiCli {
         (error, stdout, stderr) => {
           if (!error) return resolve(stdout);
           const text = `${stderr}\n${stdout}`;
-          if (/currently locked by|stack is locked/i.test(text)) {
-            return reject(new StackLockedError(`the stack ${options.stack} is locked`));
-          }
+          const locked = lockedError(options.stack, text);
+          if (locked) return reject(locked);
           const detail = stripUserinfo(stderr.trim().split("\n").slice(-5).join(" ").slice(0, 2000));
           if (/failed to load checkpoint/i.test(text)) {
             // A runner killed while a file backend wrote the state: the checkpoint itself is renamed into place whole,
@@ -107,6 +144,9 @@ export function pulumiCli(options: PulumiCliOptions): PulumiCli {
     },
     async clearPendingCreates() {
       await run(["refresh", ...stackArgs, "--yes", "--skip-preview", "--clear-pending-creates"]);
+    },
+    async cancel() {
+      await run(["cancel", ...stackArgs, "--yes"]);
     },
   };
 }

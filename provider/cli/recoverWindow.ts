@@ -1,15 +1,19 @@
 /**
- * When the interrupted runs of a stack may have made objects, from its history (`pulumi stack history --json`) and
- * its pending creates (docs/design.md, "Recovering a killed run"):
- * - an update whose result is failed or in progress (the provider process died: the engine recorded its creates in
- *   flight as failed) made objects between its start and its end, plus the time a request sent just before the end
- *   may still take to commit (the request timeout);
- * - pending creates are left by a run that died with its engine (the whole runner): such a run is in no history
- *   (file and object-store backends write an update's history at its end), so its window runs from the history's
- *   look-back point to now.
- * The look-back point is the end of the second newest update that succeeded: a failed update is looked at until two
- * later updates have succeeded, so that a recover run after the `up` that followed a failure still sees it (the
- * state then holds the twins of what the failure left). Older history costs nothing.
+ * When the interrupted runs of a stack may have made objects: each run's own span, never more (docs/design.md,
+ * "Recovering a killed run"). What each backend records of a run:
+ * - an update whose provider process died (the engine lived on) is in the history as failed, with its start and end,
+ *   on every backend; so is a run stopped by a second Ctrl-C;
+ * - a run that died with its engine (the whole runner, or the CLI alone) is in no history on DIY backends (file,
+ *   PostgreSQL, object stores: they write an update's history at its end), but its lock stays, and the lock records
+ *   when the run took it (the lock's error names each lock's time); on Pulumi Cloud its update is in the history from
+ *   its start, "in-progress" until `pulumi cancel` ends it;
+ * - the user may state a run's start (`--since`), taken as given.
+ * A failed or unfinished update spans from its start to its end plus the request timeout (a request sent just before
+ * the end may still commit); a dead run with no end recorded spans to now. The pending creates a run left belong to
+ * one of these spans; when there is none (a DIY lock released by hand before recover read it, a history that no
+ * longer reaches the run) the run cannot be bounded and nothing is matched to its pending creates.
+ * Failed updates are looked at until two later updates have succeeded, so that a recover run after the `up` that
+ * followed a failure still sees it.
  */
 
 /** One entry of `pulumi stack history --json` (the fields used here). */
@@ -21,22 +25,32 @@ export interface HistoryEntry {
   endTime?: string;
 }
 
-/** A span of platform time (unix seconds) in which an interrupted run may have made objects. */
+/** A span of platform time (unix seconds) in which an interrupted run of the stack may have made objects. */
 export interface Window {
   startSec: number;
   endSec: number;
-  /** For messages: "update 12 (failed)", "the run that left pending creates". */
+  /** For messages and proofs: "the update started 2026-11-28T15:00:00Z (failed)". */
   label: string;
 }
 
 export interface InterruptedWindows {
-  /** Failed or unfinished updates since the look-back point. */
+  /** Failed or unfinished updates since the look-back point: each its own window. */
   failed: Window[];
-  /** The window of the run that left pending creates (present when the state has some). */
-  pending?: Window;
+  /** The windows of the runs that may have left the state's pending creates (empty when it has none, or unbounded). */
+  pending: Window[];
+  /** The state has pending creates but no run that left them could be bounded: why, for the user. */
+  unbounded?: string;
 }
 
-/** Clock difference tolerated between the runner that wrote the history and the platform, both ways. */
+/** What else tells a run's start: a stale lock's time (DIY backends), or the user's `--since`. */
+export interface RunStarts {
+  /** The times of the locks a dead run left (DIY backends name them in the lock error). */
+  lockTimes?: readonly Date[];
+  /** The user's statement of when the interrupted run started. */
+  since?: Date;
+}
+
+/** Clock difference tolerated between the runner that wrote the history or the lock and the platform, both ways. */
 export const WINDOW_SLACK_SECONDS = 60;
 
 const seconds = (time: string | undefined): number | undefined => {
@@ -45,22 +59,23 @@ const seconds = (time: string | undefined): number | undefined => {
 };
 
 /**
- * The windows of interrupted runs. `history`: newest first or in any order (sorted here by version, then start);
- * `answerSec`: how long a request sent at the end of a run may still commit (the request timeout, in seconds).
+ * The windows of interrupted runs. `history`: in any order (sorted here by version, then start); `answerSec`: how long
+ * a request sent at the end of a run may still commit (the request timeout, in seconds).
  */
-export function interruptedWindows(history: readonly HistoryEntry[], hasPendingCreates: boolean, nowSec: number, answerSec: number): InterruptedWindows {
+export function interruptedWindows(
+  history: readonly HistoryEntry[],
+  hasPendingCreates: boolean,
+  nowSec: number,
+  answerSec: number,
+  starts: RunStarts = {},
+): InterruptedWindows {
   const newestFirst = [...history].sort((a, b) => (b.version ?? 0) - (a.version ?? 0) || (seconds(b.startTime) ?? 0) - (seconds(a.startTime) ?? 0));
-  const windows: InterruptedWindows = { failed: [] };
+  const windows: InterruptedWindows = { failed: [], pending: [] };
   let successes = 0;
-  let lookBackSec = 0;
   for (const entry of newestFirst) {
     if (entry.kind !== "update") continue;
     if (entry.result === "succeeded") {
-      successes++;
-      if (successes === 2) {
-        lookBackSec = seconds(entry.endTime) ?? seconds(entry.startTime) ?? 0;
-        break;
-      }
+      if (++successes === 2) break;
       continue;
     }
     if (entry.result !== "failed" && entry.result !== "in-progress") continue;
@@ -73,24 +88,36 @@ export function interruptedWindows(history: readonly HistoryEntry[], hasPendingC
       label: `the update started ${entry.startTime} (${entry.result})`,
     });
   }
-  if (hasPendingCreates) {
-    windows.pending = {
-      startSec: lookBackSec - WINDOW_SLACK_SECONDS,
-      endSec: nowSec + WINDOW_SLACK_SECONDS,
-      label: lookBackSec === 0 ? "the run that left pending creates (since the stack began)" : "the run that left pending creates",
-    };
+  if (!hasPendingCreates) return windows;
+  windows.pending.push(...windows.failed);
+  for (const time of starts.lockTimes ?? []) {
+    const start = Math.floor(time.getTime() / 1000);
+    if (Number.isFinite(start)) windows.pending.push(untilNow(start, nowSec, `the run whose lock was taken at ${time.toISOString()}`));
+  }
+  if (starts.since)
+    windows.pending.push(untilNow(Math.floor(starts.since.getTime() / 1000), nowSec, `the run started at ${starts.since.toISOString()} (--since)`));
+  if (windows.pending.length === 0) {
+    windows.unbounded =
+      "no record tells when the run that left them started: no failed or unfinished update in the stack's history, and no lock " +
+      "(a DIY backend's lock records the run's start until `pulumi cancel` removes it)";
   }
   return windows;
 }
 
+const untilNow = (startSec: number, nowSec: number, label: string): Window => ({
+  startSec: startSec - WINDOW_SLACK_SECONDS,
+  endSec: nowSec + WINDOW_SLACK_SECONDS,
+  label,
+});
+
 /** Whether there is anything to look at: otherwise recover ends after reading the state and the history. */
-export function nothingInterrupted(windows: InterruptedWindows): boolean {
-  return windows.failed.length === 0 && windows.pending === undefined;
+export function nothingInterrupted(history: readonly HistoryEntry[], hasPendingCreates: boolean): boolean {
+  return !hasPendingCreates && interruptedWindows(history, false, Math.floor(Date.now() / 1000), 0).failed.length === 0;
 }
 
-/** Whether `createdAtSec` (platform clock) falls in one of the windows. */
-export function inWindows(windows: InterruptedWindows, createdAtSec: number): boolean {
-  return [...windows.failed, ...(windows.pending ? [windows.pending] : [])].some((w) => createdAtSec >= w.startSec && createdAtSec <= w.endSec);
+/** The window among `windows` that holds `createdAtSec` (platform clock), if any. */
+export function windowOf(windows: readonly Window[], createdAtSec: number): Window | undefined {
+  return windows.find((w) => createdAtSec >= w.startSec && createdAtSec <= w.endSec);
 }
 
 /**

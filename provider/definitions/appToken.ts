@@ -144,6 +144,10 @@ export const pipelineToken = pipeline.token; // a secret`,
     inputs: { description: "Deployment pipeline", hashType: "SHA256", sessionPrivileges: "list:*" },
     exports: ["pipelineToken", "token"],
   },
+  recovery: {
+    creationFields: ["description", "hashType", "sessionType", "sessionDuration", "sessionPrivileges", "sessionUserId", "expiry"],
+    emptyAsUnset: ["description", "sessionPrivileges", "sessionUserId"],
+  },
   takeover: {
     id: { pattern: APP_TOKEN_ID, max: 64, expected: "an app token id (digits, _, then letters and digits, like 0_ab12cd34)" },
     namePrefix: "token",

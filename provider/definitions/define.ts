@@ -152,6 +152,18 @@ export interface TakeoverTraits {
 }
 
 /**
+ * What identifies an object a lost create made, for `pulumi-svc recover`: the inputs its create sends, each compared
+ * with the object's field of the same name (an input the create did not send matches any value). Required of every
+ * resource: recover never deletes an object it cannot match on these.
+ */
+export interface RecoveryTraits {
+  /** The inputs a create sends to the platform, as the state's outputs name them. */
+  creationFields: readonly string[];
+  /** Of those, the fields the platform reports as "" when they were not sent. */
+  emptyAsUnset: readonly string[];
+}
+
+/**
  * A resource's definition, typed by its checked inputs and its state. A list of definitions holds them as
  * `ResourceDefinition` (plain records): the methods' parameters are compared both ways (method syntax), so each
  * definition keeps its own types where it is written and where its handlers call it (runtime/handlers.ts).
@@ -170,6 +182,7 @@ export interface ResourceDefinition<
   /** The example program in every language the package has an SDK for. */
   program: ProgramExample;
   takeover: TakeoverTraits;
+  recovery: RecoveryTraits;
   /** The platform object the id names. */
   idDescription: string;
   inputs: Record<string, InputField>;

@@ -193,6 +193,9 @@ export const emailNotificationTemplate = defineResource<EmailNotificationTemplat
     exports: ["templateId", "id"],
   },
   takeover: { id: TEMPLATE_ID, namePrefix: "email", noun: "email template" },
+  // What the clone sends (templateFields.ts, cloneFields); the systemName is unique in an account, but a hand-made
+  // template may share it: every field must match.
+  recovery: { creationFields: ["systemName", "name", "subject", "body", "format", "fromEmail", "description"], emptyAsUnset: ["systemName", "description"] },
   inputs,
   outputs,
   ...templateDefinition({

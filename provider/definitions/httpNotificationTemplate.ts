@@ -111,6 +111,9 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
     exports: ["templateId", "id"],
   },
   takeover: { id: TEMPLATE_ID, namePrefix: "webhook", noun: "webhook" },
+  // What the clone sends (templateFields.ts, cloneFields); the systemName is unique in an account, but a hand-made
+  // template may share it: every field must match.
+  recovery: { creationFields: ["systemName", "name", "url", "method", "secureHashingAlgo", "description"], emptyAsUnset: ["systemName", "description"] },
   inputs,
   outputs,
   ...templateDefinition({

@@ -38,6 +38,7 @@ describe("recover with nothing to recover", () => {
       previewSteps: refuse("a preview"),
       probeLock: refuse("the lock"),
       clearPendingCreates: refuse("a refresh"),
+      cancel: refuse("pulumi cancel"),
     };
     const lines: string[] = [];
     const result = await recover({ stack: "fast", yes: true }, { cli, out: (line) => lines.push(line) });

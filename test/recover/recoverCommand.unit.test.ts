@@ -1,28 +1,59 @@
 /**
  * `pulumi-svc recover` as a whole (provider/cli/recover.ts) on a scripted `pulumi` CLI and the emulator in this
- * process: a state left by a dead runner (a pending create whose token the platform made, another whose template it
- * did not), another stack of the backend, and the platform's objects. The dry run changes nothing; a locked stack
- * stops everything; --yes deletes what the dead run made and clears its pending creates; nothing it prints holds a
- * secret; an ambiguity deletes nothing.
+ * process. What it deletes is only what an interrupted run of this stack provably made; everything a user still has
+ * stays: adopted tokens, a token made by hand before the run with the same fields, tokens a live run has just
+ * recorded, another account's objects, another stack's. The dry run changes nothing and prints a plan a person can
+ * judge; --yes --expect-plan acts on exactly that plan; nothing printed holds a secret.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { recover } from "../../provider/cli/recover";
-import { type PulumiCli, StackLockedError } from "../../provider/cli/recoverPulumi";
+import { lockedError, type PulumiCli, StackLockedError } from "../../provider/cli/recoverPulumi";
 import { dynamicTypeToken } from "../../provider/resources/typeToken";
 import { SvcClient } from "../../sdk";
 
 const STACK_URN = "urn:pulumi:dev::app::pulumi:pulumi:Stack::app-dev";
 const tokenUrn = (name: string) => `urn:pulumi:dev::app::${dynamicTypeToken("AppToken")}::${name}`;
 const tokenFields = (description: string) => ({ description, hashType: "SHA256", sessionType: "USER", sessionPrivileges: "list:*" });
+const iso = (ms: number) => new Date(ms).toISOString();
+
+interface Script {
+  /** Pending creates of stack dev (their inputs). */
+  pending?: Record<string, unknown>[];
+  /** Resources of stack dev besides its root. */
+  resources?: Record<string, unknown>[];
+  /** The history of dev (default: one success long ago). */
+  history?: Record<string, unknown>[];
+  /** The lock a dead run left (its time), probed until released. */
+  lockedSince?: number;
+  /** The probes after which a live run holds the lock (1-based). */
+  lockedAtProbe?: number;
+  /** Stack `other`: its resources and pending creates; `otherLater` replaces it from the second read on. */
+  other?: { resources?: Record<string, unknown>[]; pending?: Record<string, unknown>[] };
+  otherLater?: { resources?: Record<string, unknown>[]; pending?: Record<string, unknown>[] };
+  /** Stack config (default: the emulator's account, the admin secret as a secret). */
+  config?: Record<string, unknown>;
+  previewSteps?: Record<string, unknown>[];
+}
 
 describe("pulumi-svc recover on a scripted CLI", () => {
   let emulator: RunningEmulator;
   let admin: SvcClient;
   let serial = 0;
+  /** The emulator's clock runs this far behind while a test makes an "old" object. */
+  let skewMs = 0;
+  const DAY = 86_400_000;
+  const madeAgo = async <T>(ms: number, make: () => Promise<T>): Promise<T> => {
+    skewMs = -ms;
+    try {
+      return await make();
+    } finally {
+      skewMs = 0;
+    }
+  };
 
   beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true });
+    emulator = await startEmulator({ quiet: true, now: () => Date.now() + skewMs });
     admin = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
   });
   beforeEach(() => {
@@ -33,160 +64,255 @@ describe("pulumi-svc recover on a scripted CLI", () => {
     await emulator.close();
   });
 
+  const accountConfig = () => ({
+    "svc:baseUrl": { value: emulator.baseUrl },
+    "svc:partnerId": { value: String(emulator.partnerId) },
+    "svc:adminSecret": { value: emulator.adminSecret, secret: true },
+    "svc:requestTimeoutMs": { value: "1000" },
+  });
   const live = async (description: string) => (await admin.appTokens.iterate({ statusEqual: 2 }).toArray()).filter((t) => t.description === description);
+  const addToken = (description: string) => admin.appTokens.add({ hashType: "SHA256", description, sessionPrivileges: "list:*" });
 
-  /** A CLI whose stack `dev` has the given pending creates and resources, and whose backend has one other stack. */
-  function scriptedCli(pending: Record<string, unknown>[], options: { locked?: boolean; other?: Record<string, unknown> } = {}) {
+  function scriptedCli(script: Script) {
     const calls: string[] = [];
-    const deployment = (resources: Record<string, unknown>[], pendingOps: Record<string, unknown>[]) => ({
+    let locked = script.lockedSince !== undefined;
+    let probes = 0;
+    let otherReads = 0;
+    const deployment = (resources: Record<string, unknown>[], pending: Record<string, unknown>[], stack = "dev") => ({
       version: 3,
-      deployment: { manifest: { time: "2026-01-01T00:00:00Z" }, resources, pending_operations: pendingOps },
-    });
-    const own = deployment(
-      [{ urn: STACK_URN, type: "pulumi:pulumi:Stack" }],
-      pending.map((inputs, i) => ({ type: "creating", resource: { urn: tokenUrn(`t${i}`), type: dynamicTypeToken("AppToken"), inputs } })),
-    );
-    const cli: PulumiCli = {
-      exportStack: async ({ stack } = {}) => {
-        calls.push(`export ${stack ?? "dev"}`);
-        return stack === "other"
-          ? deployment(
-              [options.other ?? {}].filter((r) => r.urn),
-              [],
-            )
-          : own;
+      deployment: {
+        manifest: { time: iso(Date.now()) },
+        resources,
+        pending_operations: pending.map((inputs, i) => ({
+          type: "creating",
+          resource: { urn: tokenUrn(`${stack}-t${i}`).replace(":dev::", `:${stack}::`), type: dynamicTypeToken("AppToken"), inputs },
+        })),
       },
-      history: async () => [{ kind: "update", result: "succeeded", startTime: "2025-12-31T00:00:00Z", endTime: "2025-12-31T00:01:00Z" }],
-      stacks: async () => ["dev", "other"],
-      config: async () => ({
-        "svc:baseUrl": { value: emulator.baseUrl },
-        "svc:partnerId": { value: String(emulator.partnerId) },
-        "svc:adminSecret": { value: emulator.adminSecret, secret: true },
-        "svc:requestTimeoutMs": { value: "1000" },
-      }),
-      previewSteps: async () => [],
-      probeLock: async () => {
-        calls.push("probeLock");
-        if (options.locked) throw new StackLockedError("the stack dev is locked");
+    });
+    const cli: PulumiCli = {
+      exportStack: async ({ stack, showSecrets } = {}) => {
+        calls.push(`export ${stack ?? "dev"}${showSecrets ? " secrets" : ""}`);
+        if (stack === "other") {
+          const other = otherReads++ > 0 && script.otherLater ? script.otherLater : (script.other ?? {});
+          return deployment(other.resources ?? [], other.pending ?? [], "other");
+        }
+        return deployment([{ urn: STACK_URN, type: "pulumi:pulumi:Stack" }, ...(script.resources ?? [])], script.pending ?? []);
+      },
+      history: async () =>
+        (script.history ?? [{ kind: "update", result: "succeeded", startTime: "2025-12-31T00:00:00Z", endTime: "2025-12-31T00:01:00Z" }]) as never,
+      stacks: async () => ["dev", ...(script.other || script.otherLater ? ["other"] : [])],
+      config: async () => script.config ?? accountConfig(),
+      previewSteps: async () => (script.previewSteps ?? []) as never,
+      probeLock: async (urn) => {
+        probes++;
+        calls.push(`probeLock ${urn}`);
+        if (locked) {
+          const at = new Date(script.lockedSince ?? Date.now()).toISOString();
+          throw lockedError(
+            "dev",
+            `error: the stack is currently locked by 1 lock(s).\n  file:///b/.pulumi/locks/organization/app/dev/1.json: created by ci@runner (pid 7) at ${at}`,
+          );
+        }
+        if (script.lockedAtProbe !== undefined && probes >= script.lockedAtProbe) throw new StackLockedError("the stack dev is locked");
       },
       clearPendingCreates: async () => {
         calls.push("clear");
+      },
+      cancel: async () => {
+        calls.push("cancel");
+        locked = false;
       },
     };
     return { cli, calls };
   }
 
-  it("a dry run prints the plan and changes nothing; --yes deletes what the dead run made and clears its creates", async () => {
-    const made = `dead run ${serial}`;
-    const token = await admin.appTokens.add({ hashType: "SHA256", description: made, sessionPrivileges: "list:*" });
-    const { cli, calls } = scriptedCli([tokenFields(made), tokenFields(`never made ${serial}`)]);
+  const run = async (script: ReturnType<typeof scriptedCli>, options: Partial<Parameters<typeof recover>[0]> = {}, env: NodeJS.ProcessEnv = {}) => {
     const lines: string[] = [];
-    const dry = await recover({ stack: "dev" }, { cli, out: (line) => lines.push(line), maxSettleWaitMs: 0 });
-    expect(dry.outcome).toBe("planned");
-    expect(dry.plan?.deletes.map((d) => d.id)).toEqual([token.id]);
-    expect(dry.plan?.clears).toHaveLength(2);
-    expect(calls).not.toContain("clear");
-    expect(await live(made)).toHaveLength(1);
+    const result = await recover({ stack: "dev", ...options }, { cli: script.cli, out: (line) => lines.push(line), env, maxSettleWaitMs: 0 });
+    return { result, printed: lines.join("\n") };
+  };
 
-    const done = await recover({ stack: "dev", yes: true }, { cli, out: (line) => lines.push(line), maxSettleWaitMs: 0 });
-    expect(done.outcome).toBe("done");
-    expect(await live(made)).toEqual([]);
-    expect(calls.filter((c) => c === "probeLock" || c === "clear")).toEqual(["probeLock", "clear"]);
-    const printed = lines.join("\n");
-    expect(printed).toContain(`delete AppToken ${token.id}`);
-    expect(printed).not.toContain(emulator.adminSecret);
-    expect(printed).not.toContain(token.token as string);
+  it("a dead run's lock bounds its window: what it made is deleted; the same token made by hand before the run stays (finding 2)", async () => {
+    const fields = `dead run ${serial}`;
+    const byHand = await madeAgo(90 * DAY, () => addToken(fields)); // a token made by hand months ago
+    const otherBackend = await madeAgo(10 * DAY, () => addToken(fields)); // another backend's stack, 10 days ago
+    const lockedSince = Date.now() - 5 * 60_000;
+    const made = await addToken(fields);
+    const script = scriptedCli({ pending: [tokenFields(fields), tokenFields(`never made ${serial}`)], lockedSince, history: [] });
+
+    const refused = await run(script, { yes: true });
+    expect(refused.result.outcome).toBe("locked");
+    expect(refused.printed).toMatch(/--release-lock/);
+    expect(refused.printed).toContain(new Date(lockedSince).toISOString().slice(0, 19));
+    // The lock is probed before the state's secrets are read: a run in progress stops everything.
+    expect(script.calls.filter((c) => c.startsWith("export dev secrets"))).toEqual([]);
+
+    const dry = await run(script, { releaseLock: true });
+    expect(dry.result.outcome).toBe("planned");
+    expect(script.calls).not.toContain("cancel");
+    expect(dry.result.plan?.deletes.map((d) => d.id)).toEqual([made.id]);
+    const escaped = emulator.baseUrl.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    expect(dry.printed).toMatch(
+      new RegExp(
+        `delete AppToken ${made.id} "${fields}" in account ${escaped} partner ${emulator.partnerId}, created \\S+ \\(\\d+ s ago\\): created .* inside the run whose lock was taken at`,
+      ),
+    );
+    const digest = dry.result.digest!;
+    expect(dry.printed).toContain(`--expect-plan ${digest}`);
+
+    const wrong = await run(script, { yes: true, releaseLock: true, expectPlan: "000000000000" });
+    expect(wrong.result.outcome).toBe("changed");
+    expect(await live(fields)).toHaveLength(3);
+
+    const again = scriptedCli({ pending: [tokenFields(fields), tokenFields(`never made ${serial}`)], lockedSince, history: [] });
+    const done = await run(again, { yes: true, releaseLock: true, expectPlan: digest });
+    expect(done.result.outcome).toBe("done");
+    expect(again.calls).toContain("cancel");
+    expect((await live(fields)).map((t) => t.id).sort()).toEqual([byHand.id, otherBackend.id].sort());
+    expect(done.printed).not.toContain(emulator.adminSecret);
+    expect(done.printed).not.toContain(made.token as string);
   });
 
-  /**
-   * A stack whose newest update failed when its provider died before the first answer: the state records no svc
-   * object (`provider`: the plugin's provider resource it does record), and the program plans `planned` again.
-   */
-  function diedBeforeFirstAnswer(
-    planned: { type: string; inputs: Record<string, unknown>; provider?: string },
-    options: { provider?: string; config?: boolean },
-  ) {
-    const now = Date.now();
-    const resources: Record<string, unknown>[] = [{ urn: STACK_URN, type: "pulumi:pulumi:Stack" }];
-    if (options.provider) {
-      const [urn, id] = [options.provider.slice(0, options.provider.lastIndexOf("::")), options.provider.split("::").pop()];
-      resources.push({
-        urn,
-        id,
-        type: "pulumi:providers:svc",
-        inputs: { baseUrl: emulator.baseUrl, partnerId: String(emulator.partnerId), adminSecret: emulator.adminSecret },
-      });
-    }
-    const cli: PulumiCli = {
-      exportStack: async ({ stack } = {}) => ({
-        version: 3,
-        deployment: stack === "other" ? {} : { manifest: { time: new Date(now).toISOString() }, resources },
-      }),
-      history: async () => [{ kind: "update", result: "failed", startTime: new Date(now - 5_000).toISOString(), endTime: new Date(now).toISOString() }],
-      stacks: async () => ["dev"],
-      config: async () =>
-        options.config
-          ? {
-              "svc:baseUrl": { value: emulator.baseUrl },
-              "svc:partnerId": { value: String(emulator.partnerId) },
-              "svc:adminSecret": { value: emulator.adminSecret, secret: true },
-            }
-          : {},
-      previewSteps: async () => [{ op: "create", urn: `urn:pulumi:dev::app::${planned.type}::t0`, newState: planned }],
-      probeLock: async () => undefined,
-      clearPendingCreates: async () => undefined,
-    };
-    return cli;
-  }
+  it("pending creates whose run cannot be bounded (the lock released by hand, no failed update): nothing deleted, nothing cleared, exit 2", async () => {
+    const fields = `unbounded ${serial}`;
+    await addToken(fields);
+    const script = scriptedCli({ pending: [tokenFields(fields)] });
+    const { result, printed } = await run(script, { yes: true });
+    expect(result.outcome).toBe("ambiguous");
+    expect(printed).toMatch(/cannot be bounded in time/);
+    expect(script.calls).not.toContain("clear");
+    expect(await live(fields)).toHaveLength(1);
+  });
 
-  it.each([
-    { via: "the plugin's provider in the state", type: "svc:index:AppToken", provider: "urn:pulumi:dev::app::pulumi:providers:svc::default_0_1_0::a1b2" },
-    { via: "the stack's own account (stack config)", type: dynamicTypeToken("AppToken"), config: true },
-  ])("a run killed before its first answer left an object and no record of it: found through $via and deleted", async ({ type, provider, config }) => {
-    const made = `before the first answer ${serial}`;
-    const token = await admin.appTokens.add({ hashType: "SHA256", description: made, sessionPrivileges: "list:*" });
-    const cli = diedBeforeFirstAnswer(
-      { type, inputs: tokenFields(made), ...(provider ? { provider } : {}) },
-      { ...(provider ? { provider } : {}), config: config === true },
+  it("adopted tokens are never deleted: a pending adoption, an adoption another stack records, one the program declares (finding 1)", async () => {
+    const fields = `adopted ${serial}`;
+    const lockedSince = Date.now() - 1_000;
+    const [a, b, c] = [await addToken(fields), await addToken(fields), await addToken(fields)];
+    const script = scriptedCli({
+      pending: [{ ...tokenFields(fields), adoptId: a.id }],
+      other: {
+        resources: [
+          { urn: "urn:pulumi:other::app::x::y", type: dynamicTypeToken("AppToken"), id: "0_else", inputs: { ...tokenFields(fields), adoptId: b.id } },
+        ],
+      },
+      previewSteps: [{ op: "create", urn: tokenUrn("p"), newState: { type: dynamicTypeToken("AppToken"), inputs: { ...tokenFields(fields), adoptId: c.id } } }],
+      lockedSince,
+    });
+    const { result } = await run(script, { yes: true, releaseLock: true });
+    expect(result.plan?.deletes).toEqual([]);
+    expect(result.plan?.clears).toEqual([expect.objectContaining({ reason: expect.stringMatching(/adoption/) })]);
+    expect(await live(fields)).toHaveLength(3);
+  });
+
+  it("a live run: the lock probed first stops everything; a run that records an object before the deletes stops them (finding 3)", async () => {
+    const fields = `live ${serial}`;
+    const lockedSince = Date.now() - 1_000;
+    const token = await addToken(fields);
+    const busy = scriptedCli({ pending: [tokenFields(fields)], history: [], lockedAtProbe: 1 });
+    expect((await run(busy, { yes: true })).result.outcome).toBe("locked");
+    expect(busy.calls.filter((c) => c.startsWith("export dev secrets"))).toEqual([]);
+
+    // Between the plan and the deletes a run takes the lock: the second probe refuses.
+    const later = scriptedCli({ pending: [tokenFields(fields)], lockedSince, lockedAtProbe: 3 });
+    const second = await run(later, { yes: true, releaseLock: true });
+    expect(second.result.outcome).toBe("locked");
+    expect(await live(fields)).toHaveLength(1);
+
+    // Another stack records the object by the time recover would delete it (read again right before): nothing deleted.
+    const recordedMeanwhile = scriptedCli({
+      pending: [tokenFields(fields)],
+      lockedSince,
+      other: {},
+      otherLater: { resources: [{ urn: "urn:pulumi:other::app::x::y", type: dynamicTypeToken("AppToken"), id: token.id }] },
+    });
+    const third = await run(recordedMeanwhile, { yes: true, releaseLock: true });
+    expect(third.result.outcome).toBe("changed");
+    expect(recordedMeanwhile.calls).not.toContain("clear");
+    expect(await live(fields)).toHaveLength(1);
+  });
+
+  it("the account comes from the state or the stack config, never from recover's own environment (finding 6)", async () => {
+    const fields = `environment ${serial}`;
+    const lockedSince = Date.now() - 1_000;
+    await addToken(fields);
+    const env = { SVC_BASE_URL: emulator.baseUrl, SVC_PARTNER_ID: String(emulator.partnerId), SVC_ADMIN_SECRET: emulator.adminSecret };
+    const script = scriptedCli({ pending: [tokenFields(fields)], lockedSince, config: {} });
+    const refused = await run(script, { yes: true, releaseLock: true }, env);
+    expect(refused.result.outcome).toBe("ambiguous");
+    expect(refused.printed).toMatch(/--account-from-environment/);
+    expect(await live(fields)).toHaveLength(1);
+
+    // On the user's word, the environment serves; but not when the state records objects of another partner.
+    const otherPartner = scriptedCli({
+      pending: [tokenFields(fields)],
+      lockedSince,
+      config: {},
+      resources: [{ urn: tokenUrn("kept"), type: dynamicTypeToken("AppToken"), id: "0_kept", inputs: {}, outputs: { partnerId: emulator.partnerId + 1 } }],
+    });
+    const mismatch = await run(otherPartner, { yes: true, releaseLock: true, accountFromEnvironment: true }, env);
+    expect(mismatch.result.outcome).toBe("ambiguous");
+    expect(mismatch.printed).toMatch(/not the run's SVC_\* variables/);
+    expect(await live(fields)).toHaveLength(1);
+    expect(`${refused.printed}${mismatch.printed}`).not.toContain(emulator.adminSecret);
+
+    const agreed = await run(
+      scriptedCli({ pending: [tokenFields(fields)], lockedSince, config: {} }),
+      { yes: true, releaseLock: true, accountFromEnvironment: true },
+      env,
     );
+    expect(agreed.result.outcome).toBe("done");
+    expect(await live(fields)).toEqual([]);
+  });
+
+  it("another stack's pending create with the same fields: an ambiguity, its pending creates kept (finding 7)", async () => {
+    const fields = `two stacks ${serial}`;
+    const lockedSince = Date.now() - 1_000;
+    await addToken(fields);
+    await addToken(fields);
+    const script = scriptedCli({ pending: [tokenFields(fields)], lockedSince, other: { pending: [tokenFields(fields)] } });
+    const { result, printed } = await run(script, { yes: true, releaseLock: true });
+    expect(result.outcome).toBe("ambiguous");
+    expect(printed).toMatch(/pending create of other/);
+    expect(printed).not.toMatch(/holds no object|no object with its fields/);
+    expect(script.calls).not.toContain("clear");
+    expect(await live(fields)).toHaveLength(2);
+  });
+
+  it("a state with no root resource is probed on the root's URN all the same (finding 9)", async () => {
+    const fields = `rootless ${serial}`;
+    const script = scriptedCli({ pending: [tokenFields(fields)], lockedAtProbe: 1, history: [] });
+    // A state whose only entry is a pending create: the root's URN comes from the create's.
+    const cli: PulumiCli = {
+      ...script.cli,
+      exportStack: async () => ({
+        version: 3,
+        deployment: {
+          resources: [],
+          pending_operations: [{ type: "creating", resource: { urn: tokenUrn("t0"), type: dynamicTypeToken("AppToken"), inputs: tokenFields(fields) } }],
+        },
+      }),
+    };
     const lines: string[] = [];
     const result = await recover({ stack: "dev", yes: true }, { cli, out: (line) => lines.push(line), env: {}, maxSettleWaitMs: 0 });
-    expect(result.outcome).toBe("done");
-    expect(result.plan?.deletes.map((d) => d.id)).toEqual([token.id]);
-    expect(await live(made)).toEqual([]);
-    expect(lines.join("\n")).not.toContain(emulator.adminSecret);
-  });
-
-  it("a locked stack: says so, names pulumi cancel, changes nothing", async () => {
-    const made = `locked ${serial}`;
-    await admin.appTokens.add({ hashType: "SHA256", description: made, sessionPrivileges: "list:*" });
-    const { cli, calls } = scriptedCli([tokenFields(made)], { locked: true });
-    const lines: string[] = [];
-    const result = await recover({ stack: "dev", yes: true }, { cli, out: (line) => lines.push(line), maxSettleWaitMs: 0 });
     expect(result.outcome).toBe("locked");
-    expect(lines.join("\n")).toMatch(/pulumi cancel --stack dev --yes/);
-    expect(calls).not.toContain("clear");
-    expect(await live(made)).toHaveLength(1);
+    expect(script.calls).toContain(`probeLock ${STACK_URN}`);
   });
+});
 
-  it("an object another stack records is never touched; an ambiguity deletes and clears nothing", async () => {
-    const recorded = `recorded elsewhere ${serial}`;
-    const theirs = await admin.appTokens.add({ hashType: "SHA256", description: recorded, sessionPrivileges: "list:*" });
-    const other = { urn: "urn:pulumi:other::app::x::y", type: dynamicTypeToken("AppToken"), id: theirs.id, outputs: { partnerId: emulator.partnerId } };
-    const first = scriptedCli([tokenFields(recorded)], { other });
-    const kept = await recover({ stack: "dev", yes: true }, { cli: first.cli, out: () => undefined, maxSettleWaitMs: 0 });
-    expect(kept.plan?.deletes).toEqual([]);
-    expect(await live(recorded)).toHaveLength(1);
-
-    const twice = `twice ${serial}`;
-    await admin.appTokens.add({ hashType: "SHA256", description: twice, sessionPrivileges: "list:*" });
-    await admin.appTokens.add({ hashType: "SHA256", description: twice, sessionPrivileges: "list:*" });
-    const second = scriptedCli([tokenFields(twice)]);
-    const lines: string[] = [];
-    const result = await recover({ stack: "dev", yes: true }, { cli: second.cli, out: (line) => lines.push(line), maxSettleWaitMs: 0 });
-    expect(result.outcome).toBe("ambiguous");
-    expect(lines.join("\n")).toMatch(/AMBIGUOUS AppToken/);
-    expect(second.calls).not.toContain("clear");
-    expect(await live(twice)).toHaveLength(2);
+describe("the lock errors of every backend the docs name (finding 9)", () => {
+  it("DIY backends name each lock and its time; Pulumi Cloud's conflict is a lock too; anything else is not", () => {
+    const diy = lockedError(
+      "dev",
+      "error: the stack is currently locked by 2 lock(s). Either wait for the other process(es) to end or delete the lock file with `pulumi cancel`.\n" +
+        "  postgres://****:****@db/state/.pulumi/locks/organization/app/dev/a.json: created by ci@runner-1 (pid 12) at 2026-11-28T15:04:05Z\n" +
+        "  s3://bucket/.pulumi/locks/organization/app/dev/b.json: created by me@laptop (pid 3) at 2026-11-28T15:05:00+01:00",
+    );
+    expect(diy?.holders.map((h) => [h.owner, h.takenAt.toISOString()])).toEqual([
+      ["ci@runner-1", "2026-11-28T15:04:05.000Z"],
+      ["me@laptop", "2026-11-28T14:05:00.000Z"],
+    ]);
+    expect(lockedError("dev", "error: [409] Conflict: Another update is currently in progress.")).toBeInstanceOf(StackLockedError);
+    expect(lockedError("dev", "error: Another update is currently in progress.")?.holders).toEqual([]);
+    expect(lockedError("dev", "error: failed to load checkpoint: EOF")).toBeUndefined();
   });
 });
