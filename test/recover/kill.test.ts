@@ -19,6 +19,7 @@ import { recover, type RecoverResult } from "../../provider/cli/recover";
 import { pulumiCli } from "../../provider/cli/recoverPulumi";
 import { serverAndState } from "../support/faultChecks";
 import { type PlatformStack, platformStack, type ProviderKind, type Scenario } from "../support/platformStack";
+import { SvcClient } from "../../sdk";
 import { backendFilesText, engineBinDir } from "../support/pulumi";
 import { runPulumi } from "../support/pulumiProcess";
 import { descendants, isRunning, killAll, providerProcesses } from "./processTree";
@@ -140,11 +141,14 @@ describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (
     "SIGKILL of the $victim $point; recover --yes, then up: 0 orphans",
     async ({ victim, point }) => {
       const tag = `kill${++serial}_${provider}`;
-      // The user's own token, made by hand a day before the run, with the very fields of the program's token 0.
+      // The user's own token, made by hand a day before the run, with the very fields of the program's token 0 (a
+      // client of its own: its session is started on the emulator's clock of that day).
       const realNow = p.emulator.ctx.now;
       p.emulator.ctx.now = () => realNow() - 86_400_000;
-      const handMade = await p.client.appTokens.add({ hashType: "SHA256", description: `${tag} token 0`, sessionPrivileges: "list:0" }).finally(() => {
+      const byHand = new SvcClient({ baseUrl: p.emulator.baseUrl, partnerId: p.emulator.partnerId, auth: { adminSecret: p.emulator.adminSecret } });
+      const handMade = await byHand.appTokens.add({ hashType: "SHA256", description: `${tag} token 0`, sessionPrivileges: "list:0" }).finally(async () => {
         p.emulator.ctx.now = realNow;
+        await byHand.close();
       });
       await p.setScenario(scenario(tag));
       await p.resetStats();
