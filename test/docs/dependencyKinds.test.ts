@@ -17,6 +17,7 @@ const manifest = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as
 };
 const optionalPeers = Object.keys(manifest.peerDependencies).filter((name) => manifest.peerDependenciesMeta[name]?.optional);
 const runtime = Object.keys(manifest.dependencies);
+const declared = new Set([...runtime, ...Object.keys(manifest.peerDependencies), ...Object.keys(manifest.devDependencies)]);
 
 interface Row {
   line: number;
@@ -54,7 +55,7 @@ describe("the docs' dependency facts", () => {
     const wrong: string[] = [];
     for (const row of rows) {
       if (row.cell.startsWith("dev ")) {
-        for (const name of row.names.filter((n) => n in { ...manifest.dependencies, ...manifest.peerDependencies, ...manifest.devDependencies }))
+        for (const name of row.names.filter((n) => declared.has(n)))
           if (!(name in manifest.devDependencies)) wrong.push(`design.md:${row.line}: \`${name}\` is called dev but is not a devDependency`);
         continue;
       }
@@ -71,9 +72,9 @@ describe("the docs' dependency facts", () => {
     const wrong: string[] = [];
     for (const row of rows.filter((r) => r.names.length === 1)) {
       const name = row.names[0]!;
-      const declared = [manifest.dependencies[name], manifest.peerDependencies[name], manifest.devDependencies[name]].filter(Boolean);
+      const versions = [manifest.dependencies[name], manifest.peerDependencies[name], manifest.devDependencies[name]].filter(Boolean);
       for (const [version] of row.cell.matchAll(/[\^~]?\d+\.\d+\.\d+(?:-[\w.]+)?/g))
-        if (!declared.includes(version)) wrong.push(`design.md:${row.line}: \`${name}\` ${version}, package.json: ${declared.join(", ")}`);
+        if (!versions.includes(version)) wrong.push(`design.md:${row.line}: \`${name}\` ${version}, package.json: ${versions.join(", ")}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -83,7 +84,7 @@ describe("the docs' dependency facts", () => {
     for (const path of DOCS) {
       for (const sentence of flat(path).split(/(?<=\.) /)) {
         if (!/runtime dependenc/i.test(sentence)) continue;
-        const names = [...sentence.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).filter((n) => n in { ...manifest.peerDependencies, ...manifest.devDependencies, ...manifest.dependencies });
+        const names = [...sentence.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).filter((n) => declared.has(n));
         if (names.length === 0 || names.some((n) => !runtime.includes(n))) wrong.push(`${path}: "${sentence.slice(0, 160)}"`);
       }
     }
