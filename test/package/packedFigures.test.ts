@@ -60,9 +60,13 @@ describe("docs/packaging.md's sizes, measured", () => {
     ["the runtime bundle's size (KiB)", /The runtime bundle adds about [\d.]+ kB packed \(([\d.]+) KiB\)/, () => bytes(RUNTIME_BUNDLE) / 1024],
   ];
 
-  it.each(cases)(`%s is within ${TOLERANCE * 100}% of the measured figure`, async (_what, pattern, measure) => {
-    const figure = stated(pattern);
-    const actual = measure(await packed());
-    expect(Math.abs(figure - actual) / actual, `docs/packaging.md says ${figure}, measured ${actual.toFixed(2)}`).toBeLessThanOrEqual(TOLERANCE);
-  }, 120_000);
+  it.each(cases)(
+    `%s is within ${TOLERANCE * 100}% of the measured figure`,
+    async (_what, pattern, measure) => {
+      const figure = stated(pattern);
+      const actual = measure(await packed());
+      expect(Math.abs(figure - actual) / actual, `docs/packaging.md says ${figure}, measured ${actual.toFixed(2)}`).toBeLessThanOrEqual(TOLERANCE);
+    },
+    120_000,
+  );
 });
