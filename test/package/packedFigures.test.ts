@@ -1,8 +1,9 @@
 /**
- * The package's sizes that docs/packaging.md states, measured on the built package (`npm pack --dry-run --json
- * --ignore-scripts` of the current dist/, the bundles' files gzipped as npm packs them): each figure in the text is
- * within TOLERANCE of the measured one, so a figure that drifts fails here until the doc says the new one. Reads
- * dist/, so it runs in `npm test` (which builds first), not in test:unit.
+ * The package's sizes that the docs state (docs/packaging.md's table and runtime bundle, docs/avatar.md's browser
+ * bundle), measured on the built package (`npm pack --dry-run --json --ignore-scripts` of the current dist/, the
+ * bundles' files gzipped as npm packs them): each figure in the text is within TOLERANCE of the measured one, so a
+ * figure that drifts fails here until the doc says the new one. Reads dist/, so it runs in `npm test` (which builds
+ * first), not in test:unit.
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -17,13 +18,12 @@ const TOLERANCE = 0.05;
 const repoRoot = join(__dirname, "..", "..");
 const PLUGIN_BUNDLE = "dist/pulumi-resource-svc/pulumi-resource-svc.js";
 const RUNTIME_BUNDLE = "dist/provider/runtime/index.js";
+const BROWSER_BUNDLE = "dist/client/svc-avatar-session.js";
 
-const page = readFileSync(join(repoRoot, "docs", "packaging.md"), "utf8").replace(/\s+/g, " ");
-
-/** The number captured by `pattern`'s first group in docs/packaging.md. */
-function stated(pattern: RegExp): number {
-  const match = page.match(pattern);
-  if (!match) throw new Error(`docs/packaging.md no longer says ${pattern}`);
+/** The number captured by `pattern`'s first group in the doc at `path`. */
+function stated(path: string, pattern: RegExp): number {
+  const match = readFileSync(join(repoRoot, path), "utf8").replace(/\s+/g, " ").match(pattern);
+  if (!match) throw new Error(`${path} no longer says ${pattern}`);
   return Number(match[1]!.replace(/,/g, ""));
 }
 
@@ -49,8 +49,8 @@ function packed(): Promise<Measured> {
   return packing;
 }
 
-describe("docs/packaging.md's sizes, measured", () => {
-  const cases: [string, RegExp, (measured: Measured) => number][] = [
+describe("the docs' package sizes, measured", () => {
+  const packaging: [string, RegExp, (measured: Measured) => number][] = [
     ["the packed size (kB)", /\| `npm pack` size \| [^|]+ \| ([\d,.]+) kB/, (measured) => measured.size / 1000],
     ["the plugin's share of the packed size (kB)", /native plugin's bundle \(about ([\d,.]+) kB of it\)/, () => packedBytes(PLUGIN_BUNDLE) / 1000],
     ["the file count", /\| files \| [^|]+ \| ([\d,]+) \|/, (measured) => measured.files],
@@ -59,13 +59,21 @@ describe("docs/packaging.md's sizes, measured", () => {
     ["what the runtime bundle adds packed (kB)", /The runtime bundle adds about ([\d.]+) kB packed/, () => packedBytes(RUNTIME_BUNDLE) / 1000],
     ["the runtime bundle's size (KiB)", /The runtime bundle adds about [\d.]+ kB packed \(([\d.]+) KiB\)/, () => bytes(RUNTIME_BUNDLE) / 1024],
   ];
+  const avatar: [string, RegExp, () => number][] = [
+    ["the browser bundle (KiB)", /The build prints its size: ([\d.]+) KiB/, () => bytes(BROWSER_BUNDLE) / 1024],
+    ["the browser bundle gzipped (kB)", /The build prints its size: [\d.]+ KiB, ([\d.]+) kB gzipped/, () => packedBytes(BROWSER_BUNDLE) / 1000],
+  ];
+  const cases = [
+    ...packaging.map(([what, pattern, measure]) => ["docs/packaging.md", what, pattern, measure] as const),
+    ...avatar.map(([what, pattern, measure]) => ["docs/avatar.md", what, pattern, measure] as const),
+  ];
 
   it.each(cases)(
-    `%s is within ${TOLERANCE * 100}% of the measured figure`,
-    async (_what, pattern, measure) => {
-      const figure = stated(pattern);
+    `%s: %s is within ${TOLERANCE * 100}% of the measured figure`,
+    async (path, _what, pattern, measure) => {
+      const figure = stated(path, pattern);
       const actual = measure(await packed());
-      expect(Math.abs(figure - actual) / actual, `docs/packaging.md says ${figure}, measured ${actual.toFixed(2)}`).toBeLessThanOrEqual(TOLERANCE);
+      expect(Math.abs(figure - actual) / actual, `${path} says ${figure}, measured ${actual.toFixed(2)}`).toBeLessThanOrEqual(TOLERANCE);
     },
     120_000,
   );
