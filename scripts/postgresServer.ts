@@ -1,6 +1,7 @@
 /**
  * A throwaway PostgreSQL 15 server for a test or a bench part: Debian's binaries (scripts/ensure-postgres.sh installs them when
- * missing; never skipped), a cluster made by initdb in a temp dir, listening on 127.0.0.1 on a free port with
+ * missing; never skipped), a cluster made by initdb in a temp dir, listening on 127.0.0.1 on a free port (chosen again
+ * when another process takes it before the server binds it: emulator/shared/portRetry.ts) with
  * password (SCRAM) authentication, and stopped after. initdb and postgres refuse to run as root, so as root they
  * run as the unprivileged `postgres` user the Debian package creates.
  */
@@ -10,6 +11,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { startOnChosenPort } from "../emulator/shared/portRetry";
 
 const exec = promisify(execFile);
 
@@ -27,7 +29,8 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A port free when asked: the system's pick, released at once (PostgreSQL cannot bind port 0 itself). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -47,8 +50,17 @@ function ensureScript(): string {
   throw new Error(`scripts/ensure-postgres.sh not found above ${__dirname}`);
 }
 
-/** `max_connections`: room for a few receivers' pools, the tests' own clients and psql. */
-export async function startPostgres(options: { maxConnections?: number } = {}): Promise<PostgresServer> {
+export interface StartPostgresOptions {
+  /** Room for a few receivers' pools, the tests' own clients and psql (default 100). */
+  maxConnections?: number;
+  /** How a free port is picked (default freePort; a test injects one that returns a taken port first). */
+  choosePort?: () => Promise<number>;
+}
+
+/** A port another process took between choosing and binding: pg_ctl says only "could not start", the log says why. */
+class PortTakenError extends Error {}
+
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresServer> {
   const { stdout } = await exec("bash", [ensureScript()], { timeout: 900_000 });
   const bin = stdout.trim().split("\n").at(-1)!;
   const asRoot = process.getuid?.() === 0;
@@ -86,10 +98,26 @@ export async function startPostgres(options: { maxConnections?: number } = {}): 
     "--no-instructions",
   ]);
   rmSync(join(dir, "pwfile"));
-  const port = await freePort();
   // fsync off: a test cluster thrown away after; unix socket in the temp dir, TCP on loopback only.
-  const serverFlags = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off -c max_connections=${options.maxConnections ?? 100}`;
-  await asServerUser("pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", serverFlags, "start"]);
+  const startOn = async (port: number): Promise<number> => {
+    const log = join(dir, `server-${port}.log`);
+    const serverFlags = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off -c max_connections=${options.maxConnections ?? 100}`;
+    try {
+      await asServerUser("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o", serverFlags, "start"]);
+    } catch (error) {
+      const said = existsSync(log) ? readFileSync(log, "utf8") : "";
+      const bindFailure = said.split("\n").find((line) => line.includes("Address already in use"));
+      if (bindFailure) throw new PortTakenError(bindFailure.trim());
+      throw new Error(`pg_ctl could not start PostgreSQL on port ${port}: ${(error as Error).message}\n${said}`);
+    }
+    return port;
+  };
+  const port = await startOnChosenPort({
+    what: "PostgreSQL",
+    choosePort: options.choosePort ?? freePort,
+    start: startOn,
+    isPortTaken: (error) => error instanceof PortTakenError,
+  });
 
   const env = { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: "10" };
   const psql = async (db: string, sql: string) =>

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { createSocket } from "node:dgram";
 import type NodeTurnServer from "node-turn";
 import { requireOptional } from "../shared/optionalPackages";
+import { isAddressInUse, startOnChosenPort } from "../shared/portRetry";
 
 export type TurnCredentials = {
   url: string;
@@ -21,6 +22,8 @@ export interface TurnRelayOptions {
   relayAddress?: string;
   /** UDP port; 0 or absent picks a free one. */
   port?: number;
+  /** How a free UDP port is picked when `port` is 0 or absent (tests inject one that returns a taken port first). */
+  choosePort?: (host: string) => Promise<number>;
 }
 
 export const TURN_REALM = "svc-emulator";
@@ -34,27 +37,40 @@ export class TurnRelay {
 
   static async start(options: TurnRelayOptions = {}): Promise<TurnRelay> {
     const host = options.host && options.host !== "0.0.0.0" && !options.host.includes(":") ? options.host : "127.0.0.1";
-    const port = options.port || (await freeUdpPort(host));
     // node-turn is an optional peer dependency, loaded here and only here (emulator/shared/optionalPackages.ts).
     const Server = requireOptional<typeof NodeTurnServer>("node-turn", "The emulator's TURN relay (avatar media)");
-    const server = new Server({
-      listeningPort: port,
-      listeningIps: [host],
-      relayIps: [options.relayAddress ?? host],
-      authMech: "long-term",
-      realm: TURN_REALM,
-      credentials: {},
-      debugLevel: process.env.SVC_TURN_DEBUG ? "TRACE" : "OFF",
-      log: process.env.SVC_TURN_DEBUG ? (line) => console.error("[turn]", String(line)) : () => {},
+    const listen = async (port: number): Promise<TurnRelay> => {
+      const server = new Server({
+        listeningPort: port,
+        listeningIps: [host],
+        relayIps: [options.relayAddress ?? host],
+        authMech: "long-term",
+        realm: TURN_REALM,
+        credentials: {},
+        debugLevel: process.env.SVC_TURN_DEBUG ? "TRACE" : "OFF",
+        log: process.env.SVC_TURN_DEBUG ? (line) => console.error("[turn]", String(line)) : () => {},
+      });
+      server.start();
+      await new Promise<void>((resolve, reject) => {
+        const socket = server.network.sockets[0];
+        if (!socket) return reject(new Error("TURN server opened no socket"));
+        socket.once("listening", () => resolve());
+        socket.once("error", (error) => {
+          server.stop(); // the failed socket's handle, so a retry leaves nothing open
+          reject(error);
+        });
+      });
+      return new TurnRelay(server, host, port);
+    };
+    if (options.port) return listen(options.port);
+    // node-turn cannot bind port 0 (it reads 0 as its default, 3478): a free port is chosen, and chosen again when
+    // another process took it before node-turn bound it.
+    return startOnChosenPort({
+      what: "the TURN relay",
+      choosePort: () => (options.choosePort ?? freeUdpPort)(host),
+      start: listen,
+      isPortTaken: isAddressInUse,
     });
-    server.start();
-    await new Promise<void>((resolve, reject) => {
-      const socket = server.network.sockets[0];
-      if (!socket) return reject(new Error("TURN server opened no socket"));
-      socket.once("listening", () => resolve());
-      socket.once("error", reject);
-    });
-    return new TurnRelay(server, host, port);
   }
 
   get url(): string {

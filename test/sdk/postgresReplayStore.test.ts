@@ -2,15 +2,19 @@
  * Issue 34: PostgresReplayStore on a real PostgreSQL 15 (scripts/postgresServer.ts: installed by
  * scripts/ensure-postgres.sh when missing, never skipped). The conformance suite the other stores pass, then what is
  * its own: the table made on first use (also by receivers starting together), the bounded purge along the expiry
- * index, close() ending the pool, option errors, and the password never shown. Needs a server, so not in test:unit.
+ * index, close() ending the pool, option errors, and the password never shown. Needs a server, so not in test:unit;
+ * a server that cannot start fails each test with the reason (test/support/serverBeforeAll.ts), and one started on a
+ * port another process took first is started on the next one chosen.
  */
 import { execFileSync } from "node:child_process";
+import { type AddressInfo, createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { inspect } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPostgres, type PostgresServer } from "../../scripts/postgresServer";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort, startPostgres, type PostgresServer } from "../../scripts/postgresServer";
 import { PostgresReplayStore, postgresReplaySchema } from "../../sdk";
 import { replayStoreConformance } from "../support/replayStoreConformance";
+import { startServerBeforeAll } from "../support/serverBeforeAll";
 
 interface PgClient {
   connect(): Promise<void>;
@@ -30,12 +34,33 @@ const open = (options: Partial<ConstructorParameters<typeof PostgresReplayStore>
 };
 const count = async (sql: string) => Number((await pg.query(sql)).trim());
 
-beforeAll(async () => {
-  pg = await startPostgres();
+// The port PostgreSQL is first given is one this file holds, as when another process takes the port chosen as free
+// before the server binds it: the server must start on the next port chosen.
+let portHolder: Server | undefined;
+const choices: number[] = [];
+startServerBeforeAll(async () => {
+  portHolder = createServer();
+  await new Promise<void>((resolve) => portHolder!.listen(0, "127.0.0.1", resolve));
+  const taken = (portHolder.address() as AddressInfo).port;
+  pg = await startPostgres({
+    choosePort: async () => {
+      choices.push(choices.length === 0 ? taken : await freePort());
+      return choices.at(-1)!;
+    },
+  });
 });
 afterAll(async () => {
   await Promise.all(stores.map((s) => s.close()));
   await pg?.stop();
+  await new Promise<void>((resolve) => (portHolder ? portHolder.close(() => resolve()) : resolve()));
+});
+
+describe("the test server", () => {
+  it("starts on another port when the port chosen as free was taken before it bound it", () => {
+    expect(choices).toHaveLength(2);
+    expect(pg.port).toBe(choices[1]);
+    expect(pg.port).not.toBe((portHolder!.address() as AddressInfo).port);
+  });
 });
 
 replayStoreConformance("PostgresReplayStore", {

@@ -7,9 +7,10 @@
  * many as it had in flight; no claim is left in progress. Loopback only, a few seconds; reads dist/ (the receiver
  * process is bench/receivers/receiverProcess.ts, built), so it runs in `npm test`, not in test:unit.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { startFleet, type Fleet } from "../../bench/receivers/fleet";
 import { startPostgres, type PostgresServer } from "../../scripts/postgresServer";
+import { startServerBeforeAll } from "../support/serverBeforeAll";
 
 const EVENTS = 300;
 const LEASE_MS = 2000;
@@ -18,7 +19,8 @@ let pg: PostgresServer;
 let fleet: Fleet;
 let db: { query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>; end(): Promise<void> };
 
-beforeAll(async () => {
+// A server or fleet that cannot start fails each test with the reason (a failed beforeAll would skip them).
+startServerBeforeAll(async () => {
   pg = await startPostgres();
   const connectionString = `postgres://${pg.user}:${encodeURIComponent(pg.password)}@127.0.0.1:${pg.port}/${pg.database}`;
   const { Pool } = require("pg") as { Pool: new (options: Record<string, unknown>) => typeof db };

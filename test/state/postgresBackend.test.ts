@@ -12,13 +12,14 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { SvcClient } from "pulumi-svc/sdk";
 import { createPipelineToken } from "../../examples/pipeline-app-token/createPipelineToken";
 import { repoRoot } from "../support/pulumi";
 import { cleanEnv, pulumiEnv, run, runOk, type Result } from "../package/processes";
 import { startPostgres, type PostgresServer } from "../../scripts/postgresServer";
+import { startServerBeforeAll } from "../support/serverBeforeAll";
 
 const STACKS = ["dev", "staging", "prod"] as const;
 const PASSPHRASE = "postgres-backend-test-passphrase";
@@ -81,7 +82,8 @@ describe("PostgreSQL state backend: three stacks at once, a locked race, one acc
   }
   const tokenIdsIn = (state: StackState) => (state.deployment.resources ?? []).filter((r) => r.type === "pulumi-nodejs:dynamic/svc:AppToken").map((r) => r.id!);
 
-  beforeAll(async () => {
+  // A server or set-up that cannot start fails each test with the reason (a failed beforeAll would skip them).
+  startServerBeforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), "pulumi-svc-pgstate-"));
     [pg, emulator] = await Promise.all([startPostgres(), startEmulator({ quiet: true })]);
     admin = new SvcClient({ baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } });
@@ -92,7 +94,7 @@ describe("PostgreSQL state backend: three stacks at once, a locked race, one acc
     const first = checkout();
     await runOk("pulumi", ["stack", "ls", "--non-interactive"], { cwd: first, env: env(first) });
     expect((await pg.query("SELECT to_regclass('public.pulumi_state') IS NOT NULL")).trim()).toBe("t");
-  }, 900_000);
+  });
   afterAll(async () => {
     await admin?.close();
     await emulator?.close();
