@@ -25,6 +25,7 @@ import { ProviderProcess } from "../core/providerProcess";
 import { HashType } from "../../contract/platform";
 import { stripUserinfo } from "../../contract/urlUserinfo";
 import { resolveConnection, SETTINGS } from "../core/connection";
+import { DEFINITIONS } from "../definitions";
 import { displayed } from "./asciiLiteral";
 import { parseJsonInput } from "./jsonInput";
 import { EXIT_CODES, recover } from "./recover";
@@ -131,9 +132,6 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
     includeDisabled: options.includeDisabled === true,
   }).finally(() => session.close());
   const listedMs = Math.round(performance.now() - started);
-  const tokens = listing.candidates.filter((c) => c.definition.type === "AppToken").length;
-  const webhooks = listing.candidates.filter((c) => c.definition.type === "HttpNotificationTemplate").length;
-  const emails = listing.candidates.length - tokens - webhooks;
   const found = listing.candidates.length + listing.managedCount + listing.skipped.length + listing.disabledCount;
   out(
     `partner ${account.partnerId}: ${found} objects (listed in ${listedMs} ms), ${listing.managedCount} already managed by the stack, ${listing.skipped.length} skipped`,
@@ -159,7 +157,7 @@ export async function takeover(options: TakeoverOptions, out: (line: string) => 
   ];
   await writePrivateFiles(files, { overwrite: options.force === true });
   out(
-    `To import: ${plural(tokens, "app token")}, ${plural(webhooks, "webhook")}, ${plural(emails, "email template")}. Wrote ${options.importFile} and ${codeFile}.`,
+    `To import: ${DEFINITIONS.map((d) => plural(listing.candidates.filter((c) => c.definition === d).length, d.takeover.noun)).join(", ")}. Wrote ${options.importFile} and ${codeFile}.`,
   );
   out(`Next: pulumi import --file ${options.importFile} --generate-code=false, then merge ${codeFile} into the program; pulumi preview shows no change.`);
   return { imported: listing.candidates.length };

@@ -385,9 +385,7 @@ async function listUnrecorded(accounts: RecoverAccount[], backend: BackendView, 
     for (const candidate of listing.candidates) {
       const createdAt = Number(candidate.inputs.createdAt);
       if (!Number.isFinite(createdAt)) continue;
-      const { type } = candidate.definition;
-      const name = String((type === "AppToken" ? candidate.inputs.description : candidate.inputs.systemName || candidate.inputs.name) || candidate.id);
-      listed.push({ type, id: candidate.id, fields: candidate.inputs, account: account.key, createdAt, name });
+      listed.push({ type: candidate.definition.type, id: candidate.id, fields: candidate.inputs, account: account.key, createdAt, name: candidate.label });
     }
   }
   return considered(listed, backend, windows);

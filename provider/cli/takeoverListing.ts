@@ -14,6 +14,8 @@ export interface Candidate {
   id: string;
   /** The resource name in the import file and the program (unique in this run and in the stack, for its type). */
   name: string;
+  /** How a person recognises the object (a token's description, a template's system name or name). */
+  label: string;
   inputs: Record<string, unknown>;
 }
 
@@ -80,9 +82,6 @@ export interface ListingOptions {
   definitions?: readonly ResourceDefinition[];
 }
 
-/** Status 1 is disabled for tokens and templates alike; a template also says so in its `active` input. */
-const isDisabled = (object: Existing): boolean => object.inputs.status === 1 || object.inputs.active === false;
-
 /** Lists the account `ctx` reaches (partner `partnerId`) and keeps what the stack does not manage. */
 export async function listCandidates(ctx: OperationContext, partnerId: number, managed: Managed, options: ListingOptions = {}): Promise<Listing> {
   const definitions = options.definitions ?? DEFINITIONS;
@@ -98,7 +97,7 @@ export async function listCandidates(ctx: OperationContext, partnerId: number, m
         listing.managedCount++;
         continue;
       }
-      if (!options.includeDisabled && isDisabled(object)) {
+      if (!options.includeDisabled && definition.takeover.isDisabled(object.inputs)) {
         listing.disabledCount++;
         continue;
       }
@@ -109,7 +108,7 @@ export async function listCandidates(ctx: OperationContext, partnerId: number, m
       }
       const name = uniqueName(base, (n) => taken.has(n) || used.has(n));
       taken.add(name);
-      listing.candidates.push({ definition, id: object.id, name, inputs: object.inputs });
+      listing.candidates.push({ definition, id: object.id, name, label: object.name, inputs: object.inputs });
     }
   }
   return listing;

@@ -152,6 +152,8 @@ export const pipelineToken = pipeline.token; // a secret`,
     id: { pattern: APP_TOKEN_ID, max: 64, expected: "an app token id (digits, _, then letters and digits, like 0_ab12cd34)" },
     namePrefix: "token",
     noun: "app token",
+    // Status 1 is a disabled token (AppTokenStatus.DISABLED).
+    isDisabled: (listed) => listed.status === AppTokenStatus.DISABLED,
   },
   idDescription: "the app token's id, like 0_ab12cd34",
   inputs,

@@ -149,6 +149,8 @@ export interface TakeoverTraits {
   namePrefix: string;
   /** How the program's first line counts them ("app token": "3 app token(s)"). */
   noun: string;
+  /** Whether a listed object is disabled (left out unless --include-disabled); its inputs as `list()` gives them. */
+  isDisabled(inputs: Record<string, unknown>): boolean;
 }
 
 /**

@@ -24,7 +24,7 @@ import { plain, sameValue } from "../core/diff";
 import { ProviderError, unlessGone } from "../core/errors";
 import { defineResource, stateChecker, type CheckedInputsOf, type ProgramInputsOf } from "./define";
 import { EmailFormatName, EmailPriorityName, Parameter, Recipient } from "./schemaTypes";
-import { TEMPLATE_ID, type TemplateTexts, templateInputFields, templateOutputFields, templateState } from "./templateFields";
+import { TEMPLATE_ID, templateDisabled, type TemplateTexts, templateInputFields, templateOutputFields, templateState } from "./templateFields";
 import { templateDefinition } from "./templateOperations";
 import { nameOf } from "./templateSelection";
 
@@ -192,7 +192,7 @@ export const emailNotificationTemplate = defineResource<EmailNotificationTemplat
     },
     exports: ["templateId", "id"],
   },
-  takeover: { id: TEMPLATE_ID, namePrefix: "email", noun: "email template" },
+  takeover: { id: TEMPLATE_ID, namePrefix: "email", noun: "email template", isDisabled: templateDisabled },
   // What the clone sends (templateFields.ts, cloneFields); the systemName is unique in an account, but a hand-made
   // template may share it: every field must match.
   recovery: { creationFields: ["systemName", "name", "subject", "body", "format", "fromEmail", "description"], emptyAsUnset: ["systemName", "description"] },

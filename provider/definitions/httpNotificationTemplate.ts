@@ -12,7 +12,7 @@ import { plain } from "../core/diff";
 import { unlessGone } from "../core/errors";
 import { configSecret, defineResource, stateChecker, type CheckedInputsOf, type ProgramInputsOf } from "./define";
 import { HttpMethodName, SecureHashingAlgoName } from "./schemaTypes";
-import { TEMPLATE_ID, type TemplateTexts, templateInputFields, templateOutputFields, templateState } from "./templateFields";
+import { TEMPLATE_ID, templateDisabled, type TemplateTexts, templateInputFields, templateOutputFields, templateState } from "./templateFields";
 import { templateDefinition } from "./templateOperations";
 import { nameOf } from "./templateSelection";
 
@@ -110,7 +110,7 @@ export const httpNotificationTemplate = defineResource<HttpNotificationTemplateI
     },
     exports: ["templateId", "id"],
   },
-  takeover: { id: TEMPLATE_ID, namePrefix: "webhook", noun: "webhook" },
+  takeover: { id: TEMPLATE_ID, namePrefix: "webhook", noun: "webhook", isDisabled: templateDisabled },
   // What the clone sends (templateFields.ts, cloneFields); the systemName is unique in an account, but a hand-made
   // template may share it: every field must match.
   recovery: { creationFields: ["systemName", "name", "url", "method", "secureHashingAlgo", "description"], emptyAsUnset: ["systemName", "description"] },

@@ -27,6 +27,9 @@ export interface TemplateTexts {
 }
 
 /** A template's id: the platform numbers templates (system ones 1001, 201; an account's 2001 and up). */
+/** A listed template is disabled when its status is (its state also says `active: false`). */
+export const templateDisabled = (listed: Record<string, unknown>): boolean => listed.status === TemplateStatus.DISABLED || listed.active === false;
+
 export const TEMPLATE_ID: Grammar = { pattern: /^[1-9][0-9]*$/, max: 19, expected: "a template id (a decimal number like 2001)" };
 
 const EXACTLY_ONE = "Exactly one of systemTemplateId, systemTemplateName or event.";

@@ -24,7 +24,13 @@ const HOSTILE_TEXT = `${HOSTILE_LINE}\nprocess.exit(2);\r\n// \u2028 process.exi
 const LONG_TEXT = `${"x".repeat(60_000)}${HOSTILE_TEXT}`;
 
 const header = { partnerId: 101, baseUrl: "https://api.example.com/api_v3", importFile: "import.json" };
-const candidate = (definition: ResourceDefinition, id: string, name: string, inputs: Record<string, unknown>): Candidate => ({ definition, id, name, inputs });
+const candidate = (definition: ResourceDefinition, id: string, name: string, inputs: Record<string, unknown>): Candidate => ({
+  definition,
+  id,
+  name,
+  label: name,
+  inputs,
+});
 
 const hostileCandidates = (): Candidate[] => [
   candidate(appToken, "0_ab12cd34", "ci", {

@@ -8,7 +8,7 @@
  * prescribe (docs/design.md, "Recovering a killed run"): `pulumi-svc recover --yes` (after a runner's or an engine's
  * death it reports the lock; on the user's word that the run is dead, `--release-lock` reads the run's start from the
  * lock and releases it), then `pulumi up`. After it the platform's live objects are exactly the state's plus what the
- * user had before the run (a token made by hand a day before, with the very fields of one of the program's): no
+ * user had before the run (a token made by hand hours before, with the very fields of one of the program's): no
  * orphan, no duplicate, nothing the user had gone, nothing pending, no token value at rest in the backend. The time
  * to recover (recover, then up) is printed for each kind of kill.
  */
@@ -141,10 +141,10 @@ describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (
     "SIGKILL of the $victim $point; recover --yes, then up: 0 orphans",
     async ({ victim, point }) => {
       const tag = `kill${++serial}_${provider}`;
-      // The user's own token, made by hand a day before the run, with the very fields of the program's token 0 (a
+      // The user's own token, made by hand hours before the run, with the very fields of the program's token 0 (a
       // client of its own: its session is started on the emulator's clock of that day).
       const realNow = p.emulator.ctx.now;
-      p.emulator.ctx.now = () => realNow() - 86_400_000;
+      p.emulator.ctx.now = () => realNow() - 6 * 3_600_000;
       const byHand = new SvcClient({ baseUrl: p.emulator.baseUrl, partnerId: p.emulator.partnerId, auth: { adminSecret: p.emulator.adminSecret } });
       const handMade = await byHand.appTokens.add({ hashType: "SHA256", description: `${tag} token 0`, sessionPrivileges: "list:0" }).finally(async () => {
         p.emulator.ctx.now = realNow;

@@ -35,6 +35,7 @@ function candidates(line: string, text: string): Candidate[] {
   return [
     {
       definition: appToken,
+      label: "listed",
       id: "0_ab12cd34",
       name: "ci",
       inputs: {
@@ -49,6 +50,7 @@ function candidates(line: string, text: string): Candidate[] {
     },
     {
       definition: httpNotificationTemplate,
+      label: "listed",
       id: "2001",
       name: "hook",
       inputs: {
@@ -64,6 +66,7 @@ function candidates(line: string, text: string): Candidate[] {
     },
     {
       definition: emailNotificationTemplate,
+      label: "listed",
       id: "2002",
       // The same resource name as the token: YAML keys must differ across types.
       name: "ci",
