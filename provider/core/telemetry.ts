@@ -25,7 +25,7 @@ export type ProviderEvent =
   | {
       type: "interrupted";
       resource: string;
-      outcome: "nothingMade" | "found" | "deleted" | "reported" | "rolledBack" | "leftBehind" | "unknown";
+      outcome: "nothingMade" | "found" | "deleted" | "reported" | "leftBehind" | "unknown";
       id?: string;
       cause: string;
     }
@@ -115,7 +115,6 @@ export function describeEvent(event: ProviderEvent): { severity: Severity; messa
         found: `found${made} made by it`,
         deleted: `deleted${made} made by it, so nothing is left behind`,
         reported: `reported${made} to the engine as a partial create`,
-        rolledBack: `rolled back${made} made by this run, since the engine may not have recorded it`,
         leftBehind: `${event.resource} ${event.id} may remain: deleting it failed or did not finish before the process had to stop; run pulumi-svc recover after the run`,
         unknown: `could not tell whether a ${event.resource} was made; one may remain (pulumi-svc recover after the run finds it)`,
       };

@@ -4,39 +4,38 @@
  * later (pkg/resource/plugin/plugin.go: Plugin.Close, and the kill function of newPlugin). From that SIGINT on, no
  * answer of this process reaches the state.
  *
- * At the end of a run nothing is in flight and the engine has written every answer. A SIGINT that finds creates
- * still in flight is a termination: the engine did not wait for them, and it may also have dropped answers it had
- * received but not yet written (it writes the state once per step, in order; seen here: tokens answered 100 ms before
- * the second Ctrl-C missing from the state). So every create in flight deletes what it made, and every object this
- * process created during the run is deleted too: a terminated run leaves nothing it created that the stack might not
- * know. The recovery step (docs/design.md, "Interrupted runs") drops from the state what was deleted.
+ * At the end of a run nothing is in flight. A SIGINT that finds creates still in flight is a termination: those
+ * creates will never be answered, so each deletes what it made (runtime/handlers.ts). A create this process has
+ * answered is never deleted here: the engine may have recorded it (its state is written once per step, in order, so
+ * an answer received just before the stop may also be missing). Such an object stays on the platform as the object of
+ * a pending create of the state; `pulumi-svc recover` sees the state and settles it, this process does not.
  *
- * All of it shares one budget from the SIGINT (EXIT_BUDGET_MS, under the engine's 5 s kill): the creates in flight
- * end within it (operationLifetime.ts cuts their look-ups and deletes at its end), and the roll-backs run at the same
- * time, not after them. What could not be deleted in time is named (type and id) in a warning, never claimed gone.
+ * The creates in flight share one budget from the SIGINT (EXIT_BUDGET_MS, under the engine's 5 s kill):
+ * operationLifetime.ts cuts their look-ups and deletes at its end. What a create in flight made and could not delete
+ * in time (or whose delete failed) is named (type and id) in a warning, never claimed gone.
  */
 import { fstatSync } from "node:fs";
 import type { LogLine } from "./operationLog";
 import { EXIT_BUDGET_MS } from "./operationLifetime";
 import { recordEvent } from "./telemetry";
 
-/** An object this process created and answered: how to delete it if the run is terminated. */
-export interface AnsweredCreate {
+/** An object a create made, as a warning names it. */
+export interface MadeObject {
   type: string;
   id: string;
-  /** Deletes it, within `signal` (the grace of a stopping process). */
-  remove(signal: AbortSignal): Promise<void>;
 }
 
-/** The creates of one provider process: those in flight, and those answered during the run. */
+/** The creates in flight of one provider process, and what they made that is not deleted yet. */
 export class Termination {
   /** Creates in flight in this process (their end, clean-up included). */
   private readonly creates = new Set<Promise<unknown>>();
-  private readonly answered: AnsweredCreate[] = [];
+  /** Objects made by creates that will not answer with them, until their delete succeeds. */
+  private readonly undeleted = new Set<MadeObject>();
+  private stopping = false;
 
   /**
    * `terminate`: aborts every operation of the session (and starts its exit budget); `exitSignal`: a signal ended by
-   * the exit budget, for the roll-backs; `log`: the session's diagnostics.
+   * the exit budget; `log`: the session's diagnostics.
    */
   constructor(
     private readonly terminate: () => void,
@@ -54,34 +53,33 @@ export class Termination {
     return create;
   }
 
-  /** Notes an object whose create was answered: deleted if the run is terminated (above). */
-  noteAnswered(object: AnsweredCreate): void {
-    this.answered.push(object);
+  /**
+   * Deletes what an interrupted create made instead of answering with it. Until `remove` succeeds the object is named
+   * at the exit if the process is stopped; a delete that fails before that is answered as a partial create, which
+   * the engine records (runtime/handlers.ts), so it is not named.
+   */
+  async deleteUnanswered(object: MadeObject, remove: () => Promise<void>): Promise<void> {
+    this.undeleted.add(object);
+    try {
+      await remove();
+    } catch (error) {
+      if (!this.stopping) this.undeleted.delete(object);
+      throw error;
+    }
+    this.undeleted.delete(object);
   }
 
   /**
-   * What the SIGINT handler runs: aborts every operation and, when creates were in flight (a termination), deletes
-   * the objects answered during the run while the creates in flight delete what they made; returns within the exit
-   * budget, with the objects that may remain (a delete that failed or did not finish in time).
+   * What the SIGINT handler runs: aborts every operation, waits for the creates in flight to delete what they made,
+   * within the exit budget, and returns what may remain (a delete that failed or did not finish in time).
    */
-  async settleBeforeExit(): Promise<{ leftBehind: { type: string; id: string }[] }> {
-    const terminated = this.creates.size > 0;
+  async settleBeforeExit(): Promise<{ leftBehind: MadeObject[] }> {
+    this.stopping = true;
     this.terminate();
-    const exit = this.exitSignal();
-    const leftBehind: { type: string; id: string }[] = [];
+    await untilAborted(Promise.allSettled([...this.creates]), this.exitSignal());
+    const leftBehind = [...this.undeleted];
     const cause = "the engine stopped this process in the middle of the run";
-    const rollBacks = terminated
-      ? this.answered.splice(0).map(async (object) => {
-          try {
-            await object.remove(exit);
-            recordEvent(this.log, { type: "interrupted", resource: object.type, outcome: "rolledBack", id: object.id, cause });
-          } catch {
-            leftBehind.push({ type: object.type, id: object.id });
-            recordEvent(this.log, { type: "interrupted", resource: object.type, outcome: "leftBehind", id: object.id, cause });
-          }
-        })
-      : [];
-    await untilAborted(Promise.allSettled([...this.creates, ...rollBacks]), exit);
+    for (const { type, id } of leftBehind) recordEvent(this.log, { type: "interrupted", resource: type, outcome: "leftBehind", id, cause });
     return { leftBehind };
   }
 }

@@ -141,7 +141,9 @@ export function handlersFor<I extends Props, S extends Props>(
  * Ctrl-C (termination) can come at any moment and drop answers it has not written yet; once it stops this process
  * (core/termination.ts) it takes no answer at all. So after Cancel what the create made is deleted (within the
  * grace) and the answer records nothing: an answer that is safe to lose. Only when that delete fails is the object
- * reported as a partial create, for the engine to record if it still can. Adoptions (adoptId) are left alone.
+ * reported as a partial create, for the engine to record if it still can (once the process is stopped, it is named
+ * in the exit's warning instead). A create answered before the interruption is never deleted: the engine may have
+ * recorded it. Adoptions (adoptId) are left alone.
  */
 async function createRecordable<I extends Props, S extends Props>(
   definition: ResourceDefinition<I, S>,
@@ -160,17 +162,15 @@ async function createRecordable<I extends Props, S extends Props>(
     // A partial create carries the state the definition's own create made (core/recovery.ts, templateCreation.ts).
     made = { id: error.id, outs: error.properties as S };
   }
-  if (!lifetime.isCancelled()) {
-    termination.noteAnswered({ type: definition.type, id: made.id, remove: (signal) => definition.delete({ ...ctx, signal }, made.id, made.outs) });
-    return made;
-  }
+  if (!lifetime.isCancelled()) return made;
   const cause = lifetime.isTerminating() ? "the engine stopped this process" : "the run was cancelled";
   try {
-    await definition.delete({ ...ctx, signal: ctx.interruption?.grace() ?? graceSignal() }, made.id, made.outs);
+    const signal = ctx.interruption?.grace() ?? graceSignal();
+    await termination.deleteUnanswered({ type: definition.type, id: made.id }, () => definition.delete({ ...ctx, signal }, made.id, made.outs));
   } catch (deleteError) {
     const why = deleteError instanceof Error ? deleteError.message : String(deleteError);
     if (lifetime.isTerminating()) {
-      recordEvent(ctx.log, { type: "interrupted", resource: definition.type, outcome: "unknown", id: made.id, cause });
+      // Named in the exit's leftBehind warning (core/termination.ts).
       throw new ProviderError(
         `${definition.type} ${made.id} was created as ${cause}, which cannot record it, and deleting it failed (${why}); delete it by hand`,
       );

@@ -298,7 +298,7 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
     expect(await live(kind, marker)).toEqual([expect.objectContaining({ id: partial.id, status: 2 })]);
   });
 
-  it("the end of a run (SIGINT with nothing in flight) deletes nothing; a termination (creates in flight) also deletes what the run created before", async () => {
+  it("the end of a run (SIGINT with nothing in flight) deletes nothing; a termination keeps every answered create and deletes what the create in flight made", async () => {
     const kind = KINDS[0]!;
     const earlier = start();
     const made = await kind.provider.create(await checked(kind, earlier));
@@ -309,19 +309,19 @@ describe("creates interrupted by Cancel, the deadline or the engine stopping", (
     await renew();
     const before = start();
     const answered = await kind.provider.create(await checked(kind, before));
-    const { creating } = await (async () => {
-      const marker = start();
-      const inputs = await checked(kind, marker);
-      emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: kind.createPath });
-      const pending = kind.provider.create(inputs).catch((error: unknown) => error);
-      await committed(kind, marker);
-      return { creating: pending, marker };
-    })();
-    // A termination: a create is in flight, so the engine may also have dropped the answers it had not written yet.
-    await runtime.session.termination.settleBeforeExit();
+    const inFlight = start();
+    emulator.ctx.faults.set({ next: ["slow"], slowMs: 30_000, pathIncludes: kind.createPath });
+    const creating = kind.provider.create(await checked(kind, inFlight)).catch((error: unknown) => error);
+    await committed(kind, inFlight);
+    const [unanswered] = await live(kind, inFlight);
+    // A termination: the answered create may be in the state, so it stays; the one in flight never answers.
+    const { leftBehind } = await runtime.session.termination.settleBeforeExit();
     expect(await creating).toBeInstanceOf(Error);
-    expect(await live(kind, before)).toEqual([]);
-    expect(events()).toContainEqual(expect.objectContaining({ type: "interrupted", outcome: "rolledBack", id: answered.id }));
+    expect(await live(kind, before)).toEqual([expect.objectContaining({ id: answered.id })]);
+    expect(await live(kind, inFlight)).toEqual([]);
+    expect(leftBehind).toEqual([]);
+    expect(events()).toContainEqual(expect.objectContaining({ type: "interrupted", outcome: "deleted", id: unanswered?.id }));
+    expect(events().filter((event) => event.id === answered.id)).toEqual([]);
   });
 
   it("an object adopted by id (adoptId) existed before the run: neither Cancel nor a termination deletes it", async () => {

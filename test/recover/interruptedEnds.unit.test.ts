@@ -1,9 +1,9 @@
 /**
  * The provider's end of an interrupted create, on its own (provider/core/recovery.ts, termination.ts,
  * operationLifetime.ts), with a scripted platform: a create whose request commits after the Cancel is still found;
- * the look-up stops when the process must exit and then says an object may still appear; a termination rolls back
- * while the creates in flight end, within one budget, and names what it could not delete; a failed clean-up delete
- * during recovery is reported with type and id.
+ * the look-up stops when the process must exit and then says an object may still appear; a termination keeps every
+ * create already answered, while the creates in flight delete what they made within one budget, and names what they
+ * could not delete; a failed clean-up delete during recovery is reported with type and id.
  */
 import { describe, expect, it } from "vitest";
 import { CreateLedger } from "../../provider/core/createLedger";
@@ -11,7 +11,11 @@ import { PartialCreateError } from "../../provider/core/errors";
 import type { OperationContext } from "../../provider/core/operationContext";
 import { OperationLifetime } from "../../provider/core/operationLifetime";
 import { createWithRecovery, type RecoverableCreate } from "../../provider/core/recovery";
+import { ProviderProcess } from "../../provider/core/providerProcess";
 import { Termination } from "../../provider/core/termination";
+import { appToken } from "../../provider/definitions";
+import type { ResourceDefinition } from "../../provider/definitions/define";
+import { handlersFor } from "../../provider/runtime/handlers";
 
 const SECRET_VALUE = "tok-value-never-printed-0123456789";
 /** The exit budget of these tests' lifetimes (a process has EXIT_BUDGET_MS, 4.25 s): same rules, shorter waits. */
@@ -132,58 +136,50 @@ describe("a create interrupted while its request is in flight", () => {
 });
 
 describe("a termination", () => {
-  it("rolls back the run's objects while the creates in flight end, within one budget, and names what it could not delete", async () => {
-    const lifetime = new OperationLifetime(60_000, SHORT_EXIT_BUDGET_MS);
-    const lines: string[] = [];
-    const termination = new Termination(
-      () => lifetime.terminate(),
-      (_s, m) => lines.push(m),
-      () => lifetime.endUntil(Number.POSITIVE_INFINITY),
-    );
-    const order: string[] = [];
-    // A create in flight that ends only when the exit budget runs out.
-    const inFlight = termination.trackCreate(
-      (async () => {
-        await whenAborted(lifetime.endUntil(Number.POSITIVE_INFINITY));
-        order.push("create ended");
-      })(),
-    );
-    termination.noteAnswered({
-      type: "AppToken",
-      id: "0_quick",
-      remove: async () => {
-        order.push("rolled back 0_quick");
+  it("keeps every create it answered, deletes what the creates in flight made, and names only those it could not delete", async () => {
+    const session = new ProviderProcess();
+    session.configure({ get: (key) => ({ "svc:baseUrl": "http://127.0.0.1:9", "svc:partnerId": "1", "svc:adminSecret": SECRET_VALUE })[key] });
+    const asked: string[] = [];
+    const deleted: string[] = [];
+    // A scripted platform: "answered" is made at once; the others are made when the engine stops the process (the
+    // create found what its request made, as createWithRecovery does), and each delete behaves as its id says.
+    const definition: ResourceDefinition = {
+      ...appToken,
+      create: async (ctx, inputs) => {
+        const id = String(inputs.description);
+        if (id === "0_answered") return { id, outs: { tokenId: id } };
+        await whenAborted(ctx.signal);
+        if (id === "nothing") throw new Error("cancelled before the platform acted");
+        throw new PartialCreateError(`${id} was created, but the operation was interrupted`, id, { tokenId: id });
       },
-    });
-    termination.noteAnswered({
-      type: "AppToken",
-      id: "0_stuck",
-      // A delete the platform never answers: cut by the exit budget.
-      remove: async (signal) => {
-        await whenAborted(signal);
-        throw new Error("aborted");
+      delete: async (ctx, id) => {
+        asked.push(id);
+        // A delete the platform never answers: cut by the exit budget.
+        if (id === "0_stuck") await whenAborted(ctx.signal);
+        if (id !== "0_quick") throw new Error("status 500");
+        deleted.push(id);
       },
-    });
-    termination.noteAnswered({
-      type: "HttpNotificationTemplate",
-      id: "41",
-      remove: async () => {
-        throw new Error("status 500");
-      },
-    });
-    const { leftBehind } = await termination.settleBeforeExit();
-    await inFlight;
-    // The roll-back did not wait for the create in flight.
-    expect(order.indexOf("rolled back 0_quick")).toBeLessThan(order.indexOf("create ended"));
+    };
+    const handlers = handlersFor(definition, session);
+    const answered = await handlers.create({ description: "0_answered" });
+    const inFlight = ["0_quick", "0_stuck", "0_failing", "nothing"].map((id) => handlers.create({ description: id }).catch((e: unknown) => e));
+    const { leftBehind } = await session.termination.settleBeforeExit();
+    const ends = (await Promise.all(inFlight)) as Error[];
+    await session.close();
+
+    expect(answered.id).toBe("0_answered");
+    // The answered create survives (the engine may have recorded it); the in-flight one that made its object deleted it.
+    expect(asked.sort()).toEqual(["0_failing", "0_quick", "0_stuck"]);
+    expect(deleted).toEqual(["0_quick"]);
+    expect(ends.every((end) => end instanceof Error && !(end instanceof PartialCreateError))).toBe(true);
+    // Named: only in-flight creates whose delete failed or did not finish before the exit.
     expect(leftBehind).toEqual(
       expect.arrayContaining([
         { type: "AppToken", id: "0_stuck" },
-        { type: "HttpNotificationTemplate", id: "41" },
+        { type: "AppToken", id: "0_failing" },
       ]),
     );
     expect(leftBehind).toHaveLength(2);
-    expect(lines.join("\n")).toMatch(/AppToken 0_stuck may remain/);
-    expect(lines.join("\n")).toMatch(/rolled back AppToken 0_quick/);
   }, 30_000);
 });
 
