@@ -193,8 +193,8 @@ export async function recover(options: RecoverOptions, deps: RecoverDeps = {}): 
     }
     const digest = digestOf(plan);
     printPlan(plan, accounts, out, nowSec());
-    // The newest update failed (or a run died): the state may hold objects its provider deleted before answering.
-    // Once later updates succeeded, they have settled the state.
+    // The newest update failed (or a run died): a refresh drops what the platform no longer holds (an object deleted
+    // by hand meanwhile) and the pending creates. Once later updates succeeded, they have settled the state.
     const refresh = hasPending || newestUpdateFailed(history);
     if (refresh && plan.ambiguous.length === 0) {
       out("  the newest run was interrupted: the state is refreshed (pulumi refresh), which also drops its pending creates");

@@ -3,7 +3,8 @@
  * emulator answering every request late, and, in the middle, SIGKILL of the provider process alone (the plugin, or
  * the dynamic provider host: the engine goes on and records the creates in flight as failed) or of the whole runner
  * (the CLI, the language host and the providers at once: the state keeps pending creates and the stack's lock) or of
- * the engine alone (the CLI: its provider processes must roll back and exit by themselves when their stdin ends), at
+ * the engine alone (the CLI: its provider processes must end their creates in flight and exit by themselves when their
+ * stdin ends, never deleting an answered create), at
  * several points: before the first answer, mid-run, while the templates are being activated. Then what the docs
  * prescribe (docs/design.md, "Recovering a killed run"): `pulumi-svc recover --yes` (after a runner's or an engine's
  * death it reports the lock; on the user's word that the run is dead, `--release-lock` reads the run's start from the
@@ -170,8 +171,8 @@ describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (
       } else if (victim === "runner") {
         killAll([cli, ...descendants(cli).map((proc) => proc.pid)]);
       } else {
-        // The CLI alone: the provider processes (in process groups of their own) see their stdin end, roll back the
-        // creates they had in flight and what they made in the run, and exit by themselves.
+        // The CLI alone: the provider processes (in process groups of their own) see their stdin end, end the creates
+        // they had in flight (each deletes what it made: it never answers), keep what they answered, and exit.
         const orphaned = descendants(cli);
         const providers = providerProcesses(cli, provider);
         expect(providers.length, "the provider processes the engine started").toBeGreaterThan(0);
