@@ -49,6 +49,25 @@ export function checkFields(shape: Record<string, z.ZodType>, news: Record<strin
 }
 
 /**
+ * Adds a failure for each field required of a create (`requiredOnCreate`: optional in the schema only because
+ * `pulumi import` cannot read it back) that a create's inputs lack. `olds` empty is a create; an imported resource
+ * has the inputs its read gave. A secret field is named in the reason only, never as the property (as checkFields).
+ */
+export function checkRequiredOnCreate(
+  result: CheckResult,
+  fields: Record<string, { requiredOnCreate?: boolean; description: string }>,
+  olds: Record<string, unknown>,
+  secretFields: readonly string[] = [],
+): void {
+  if (Object.keys(olds).length > 0) return;
+  for (const [key, field] of Object.entries(fields)) {
+    if (!field.requiredOnCreate || result.inputs[key] !== undefined || result.failures.some((f) => f.property === key || f.reason.startsWith(`${key}:`)))
+      continue;
+    result.failures.push({ property: secretFields.includes(key) ? "" : key, reason: `${key}: required when the resource is created (${field.description})` });
+  }
+}
+
+/**
  * Adds a failure when the connection the resource would use cannot be resolved (missing stack config, say), so
  * `pulumi preview` reports it instead of the first create failing halfway through an `up`.
  */

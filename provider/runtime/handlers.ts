@@ -5,7 +5,7 @@
  * read, updates with nothing to send, the account guard) is here, once.
  */
 import { accountChange, type StackAccountMove } from "../core/account";
-import { type CheckResult, checkConnection, checkFields } from "../core/check";
+import { type CheckResult, checkConnection, checkFields, checkRequiredOnCreate } from "../core/check";
 import { type DiffOutcome, diffFields, inputsFromOutputs, keptState } from "../core/diff";
 import type { ConnectionInput } from "../core/connectionInput";
 import { PartialCreateError, ProviderError } from "../core/errors";
@@ -61,6 +61,7 @@ export class DefinitionHandlers<I extends Props, S extends Props> implements Res
 
   async check(olds: Props, news: Props): Promise<CheckResult> {
     const result = checkFields(this.fields.shape, news, this.fields.secretInputs);
+    checkRequiredOnCreate(result, this.definition.inputs, olds ?? {}, this.fields.secretInputs);
     this.definition.validate?.(result.inputs, olds ?? {}, result.failures);
     checkConnection(result, this.session.clients);
     return result;
