@@ -137,7 +137,6 @@ export function considered(
 
 export function planRecovery(input: RecoveryInput): RecoveryPlan {
   const plan: RecoveryPlan = { clears: [], deletes: [], ambiguous: [], leftAlone: [], unexplained: [] };
-  const age = (object: Found) => ageText(input.nowSec - object.createdAt);
   const claimed = new Set<string>();
   const foreignOf = (object: Found) => input.foreignPending.filter((d) => matches(d, object));
 
@@ -211,7 +210,7 @@ export function planRecovery(input: RecoveryInput): RecoveryPlan {
         const window = windowOf(input.pendingWindows, object.createdAt)!;
         plan.deletes.push({
           ...deleted(object),
-          proof: `created ${age(object)}, inside ${window.label}; it has every field the pending create ${urn} sends${twins}; the next up creates it again`,
+          proof: `made inside ${window.label}; it has every field the pending create ${urn} sends${twins}; the next up creates it again`,
         });
         plan.clears.push({ urn, type, reason: `its object ${object.id} is deleted` });
       } else {
@@ -239,7 +238,7 @@ export function planRecovery(input: RecoveryInput): RecoveryPlan {
     if (twin || planned) {
       plan.deletes.push({
         ...deleted(object),
-        proof: `created ${age(object)}, inside ${window.label}; it has every creation field of ${(twin ?? planned)!.urn ?? "a resource of this stack"}, which ${twin ? "the state already holds" : "the program creates again"}`,
+        proof: `made inside ${window.label}; it has every creation field of ${(twin ?? planned)!.urn ?? "a resource of this stack"}, which ${twin ? "the state already holds" : "the program creates again"}`,
       });
     } else {
       plan.unexplained.push(object);

@@ -154,7 +154,7 @@ describe("pulumi-svc recover on a scripted CLI", () => {
     const escaped = emulator.baseUrl.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     expect(dry.printed).toMatch(
       new RegExp(
-        `delete AppToken ${made.id} "${fields}" in account ${escaped} partner ${emulator.partnerId}, created \\S+ \\(\\d+ s ago\\): created .* inside the run whose lock was taken at`,
+        `delete AppToken ${made.id} "${fields}" in account ${escaped} partner ${emulator.partnerId}, created \\S+ \\(\\d+ s ago\\): made inside the run whose lock was taken at`,
       ),
     );
     const digest = dry.result.digest!;

@@ -76,7 +76,7 @@ describe("the plan", () => {
       expect.objectContaining({
         id: "0_a",
         name: "a",
-        proof: expect.stringMatching(/inside the run whose lock was taken at T; it has every field the pending create urn:a sends/),
+        proof: expect.stringMatching(/made inside the run whose lock was taken at T; it has every field the pending create urn:a sends/),
       }),
     ]);
     expect(plan.clears.map((c) => c.urn)).toEqual(["urn:a", "urn:b"]);
