@@ -8,7 +8,16 @@ import type { ErrorCode } from "../../contract/platform";
 import { redact, redactValue } from "./redact";
 
 /** Codes of failures that are not platform API errors (those carry the platform's own code). */
-export type SvcErrorCode = "INVALID_INPUT" | "INVALID_RESPONSE" | "HTTP_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "ABORTED" | "SESSION_ERROR" | "CLIENT_CLOSED";
+export type SvcErrorCode =
+  | "INVALID_INPUT"
+  | "INVALID_RESPONSE"
+  | "HTTP_ERROR"
+  | "NETWORK_ERROR"
+  | "TIMEOUT"
+  | "ABORTED"
+  | "SESSION_ERROR"
+  | "CLIENT_CLOSED"
+  | "LIST_TOO_LONG";
 
 /**
  * A platform error's code: one the contract names (ErrorCode), UNKNOWN_API_ERROR for a malformed error object, or
