@@ -57,6 +57,7 @@ export {
   type ClaimResult,
   type ReplayOptions,
   type ReplayStore,
+  type ReplayStoreOwnership,
   type SqliteReplayStoreOptions,
   type PostgresReplayStoreOptions,
   type WebhookFailureStage,

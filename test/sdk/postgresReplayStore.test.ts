@@ -10,7 +10,7 @@ import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type PostgresServer } from "../../scripts/postgresServer";
 import { PostgresReplayStore, postgresReplaySchema } from "../../sdk";
-import { replayStoreConformance } from "../support/replayStoreConformance";
+import { replayStoreConformance, sharedStoreOwnership } from "../support/replayStoreConformance";
 
 interface PgClient {
   connect(): Promise<void>;
@@ -42,6 +42,13 @@ replayStoreConformance("PostgresReplayStore", {
   make: async () => {
     const table = `replay_conformance_${++tables}`;
     return { store: open({ table }), twin: async () => open({ table }) };
+  },
+});
+
+sharedStoreOwnership("PostgresReplayStore", {
+  make: async () => {
+    const table = `replay_ownership_${++tables}`;
+    return async (options = {}) => open({ table, ...options });
   },
 });
 
