@@ -48,7 +48,7 @@ const DIRECT_SEARCH_LIMIT = 32;
  * over the text finds them all, at a cost that does not grow with their number (a secret's end is random; its start
  * is often shared, as every ks of one partner starts alike).
  */
-let secretsByEnding: Map<string, string[]> | undefined;
+let secretsByEnding: Map<number, string[]> | undefined;
 
 /**
  * Patterns that catch secrets nobody registered. Each one runs in time linear in the text: no nested or
@@ -158,12 +158,15 @@ function searchEach(text: string): Hit[] {
   return found;
 }
 
-/** Many secrets: one pass over `text`, each position's last MIN_SECRET_LENGTH characters looked up in the index. */
+/** Many secrets: one pass over `text`, the hash of each position's last MIN_SECRET_LENGTH characters looked up. */
 function searchByEnding(text: string): Hit[] {
   secretsByEnding ??= indexByEnding();
   const found: Hit[] = [];
-  for (let end = MIN_SECRET_LENGTH; end <= text.length; end++) {
-    const candidates = secretsByEnding.get(text.slice(end - MIN_SECRET_LENGTH, end));
+  let hash = 0;
+  for (let end = 1; end <= text.length; end++) {
+    hash = rollHash(hash, text.charCodeAt(end - 1), end > MIN_SECRET_LENGTH ? text.charCodeAt(end - 1 - MIN_SECRET_LENGTH) : undefined);
+    if (end < MIN_SECRET_LENGTH) continue;
+    const candidates = secretsByEnding.get(hash);
     if (candidates === undefined) continue;
     for (const secret of candidates) {
       const start = end - secret.length;
@@ -173,10 +176,24 @@ function searchByEnding(text: string): Hit[] {
   return found;
 }
 
-function indexByEnding(): Map<string, string[]> {
-  const index = new Map<string, string[]>();
+/** A polynomial hash of the last MIN_SECRET_LENGTH characters, rolled on by one character (a small integer: a fast Map key). */
+const HASH_BASE = 31;
+const HASH_DROP = HASH_BASE ** MIN_SECRET_LENGTH;
+function rollHash(hash: number, added: number, dropped: number | undefined): number {
+  const rolled = Math.imul(hash, HASH_BASE) + added - (dropped === undefined ? 0 : Math.imul(dropped, HASH_DROP));
+  return rolled | 0;
+}
+
+function endingHash(secret: string): number {
+  let hash = 0;
+  for (let i = secret.length - MIN_SECRET_LENGTH; i < secret.length; i++) hash = rollHash(hash, secret.charCodeAt(i), undefined);
+  return hash;
+}
+
+function indexByEnding(): Map<number, string[]> {
+  const index = new Map<number, string[]>();
   for (const secret of knownSecrets.keys()) {
-    const ending = secret.slice(-MIN_SECRET_LENGTH);
+    const ending = endingHash(secret);
     const bucket = index.get(ending);
     if (bucket === undefined) index.set(ending, [secret]);
     else bucket.push(secret);
