@@ -44,9 +44,9 @@ const MIN_SECRET_LENGTH = 6;
 const DIRECT_SEARCH_LIMIT = 32;
 
 /**
- * The known secrets by their last MIN_SECRET_LENGTH characters, built when first needed after a change: one pass
- * over the text finds them all, at a cost that does not grow with their number (a secret's end is random; its start
- * is often shared, as every ks of one partner starts alike).
+ * The known secrets by (a hash of) their last MIN_SECRET_LENGTH characters, built when first needed and kept up to
+ * date after: one pass over the text finds them all, at a cost that does not grow with their number (a secret's end
+ * is random; its start is often shared, as every ks of one partner starts alike).
  */
 let secretsByEnding: Map<number, string[]> | undefined;
 
@@ -86,8 +86,12 @@ export function registerSecret(value: string | undefined | null): void {
     return;
   }
   knownSecrets.set(value, true);
-  secretsByEnding = undefined;
-  if (knownSecrets.size > MAX_KNOWN_SECRETS) knownSecrets.delete(knownSecrets.keys().next().value as string);
+  if (secretsByEnding !== undefined) addToIndex(secretsByEnding, value);
+  if (knownSecrets.size > MAX_KNOWN_SECRETS) {
+    const oldest = knownSecrets.keys().next().value as string;
+    knownSecrets.delete(oldest);
+    if (secretsByEnding !== undefined) removeFromIndex(secretsByEnding, oldest);
+  }
 }
 
 /** How many exact secrets are known (for the tests of the bound). */
@@ -190,15 +194,25 @@ function endingHash(secret: string): number {
   return hash;
 }
 
+/** Built from the known secrets when first needed; kept up to date as they are registered and dropped after that. */
 function indexByEnding(): Map<number, string[]> {
   const index = new Map<number, string[]>();
-  for (const secret of knownSecrets.keys()) {
-    const ending = endingHash(secret);
-    const bucket = index.get(ending);
-    if (bucket === undefined) index.set(ending, [secret]);
-    else bucket.push(secret);
-  }
+  for (const secret of knownSecrets.keys()) addToIndex(index, secret);
   return index;
+}
+
+function addToIndex(index: Map<number, string[]>, secret: string): void {
+  const ending = endingHash(secret);
+  const bucket = index.get(ending);
+  if (bucket === undefined) index.set(ending, [secret]);
+  else bucket.push(secret);
+}
+
+function removeFromIndex(index: Map<number, string[]>, secret: string): void {
+  const ending = endingHash(secret);
+  const rest = index.get(ending)?.filter((known) => known !== secret) ?? [];
+  if (rest.length === 0) index.delete(ending);
+  else index.set(ending, rest);
 }
 
 /**

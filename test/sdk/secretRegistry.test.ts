@@ -53,6 +53,16 @@ describe("the registry of exact secrets", () => {
     expect(redact(MESSAGE(secret(1)))).toContain(secret(1));
   });
 
+  it("through the index too: a secret at the text's very start and end, and two that overlap, are all replaced", () => {
+    const a = "overlap-alpha-beta";
+    const b = "alpha-beta-gamma";
+    registerSecret(a);
+    registerSecret(b);
+    expect(redact(`${live}`)).toBe("[REDACTED]");
+    expect(redact(`${secret(19_999)} middle ${secret(19_998)}`)).toBe("[REDACTED] middle [REDACTED]");
+    expect(redact("say overlap-alpha-beta-gamma now")).toBe("say [REDACTED] now");
+  });
+
   it("costs about the same with thousands of secrets as with 64 (not one search per secret)", () => {
     expect(fewCost).toBeGreaterThan(0);
     let lowest = Number.POSITIVE_INFINITY;
