@@ -4,10 +4,13 @@
  * form body (JSON parse only). Reports ops/s of each, the ratio (aim: >= 0.9), and the client's own CPU time
  * per call of each side. The emulator runs in its own process (as a real server would), so the client's CPU
  * is not shared with the server's and the CPU per call is the client's alone. Bounded in time.
+ * Then the cost of one redaction of an error message with the client's own few secrets registered (the baseline),
+ * and with 20,000 more registered (the registry keeps MAX_KNOWN_SECRETS of them), measured in the same run.
  * Run alone: `npm run build && node dist/bench/sdk.js`.
  */
 import { Agent, request } from "undici";
 import { SvcClient } from "../sdk";
+import { knownSecretCount, redact, registerSecret } from "../sdk/core/redact";
 import { startEmulatorProcess, type EmulatorProcess, type EmulatorTarget } from "./emulatorProcess";
 import type { BenchPart } from "./benchPart";
 import { fmt, table } from "./report";
@@ -31,6 +34,19 @@ export interface SdkBenchResult {
   /** The client process's CPU time per call (user + system), in microseconds. */
   rawCpuMicrosPerCall: number;
   sdkCpuMicrosPerCall: number;
+  redaction: RedactionCost;
+}
+
+export interface RedactionCost {
+  /** Characters of the message redacted. */
+  messageChars: number;
+  /** Secrets known for the baseline (the client's own), and the microseconds of one redaction with them. */
+  fewSecrets: number;
+  fewMicros: number;
+  /** Secrets registered for the second figure, those the registry kept, and the microseconds of one redaction. */
+  manyRegistered: number;
+  manyKept: number;
+  manyMicros: number;
 }
 
 /** Takes a running emulator (its baseUrl, or the full target) or starts one on port 0. */
@@ -79,6 +95,7 @@ export async function benchSdk(emulator?: string | EmulatorTarget, options: SdkB
       if (!rawFirst) add(raws, await measure(raw, roundMs, concurrency));
     }
     await client.appTokens.delete(token.id);
+    const redaction = measureRedaction();
     const seconds = (ROUNDS * roundMs) / 1000;
     const rawOpsPerSec = Math.round(raws.ops / seconds);
     const sdkOpsPerSec = Math.round(sdks.ops / seconds);
@@ -90,6 +107,7 @@ export async function benchSdk(emulator?: string | EmulatorTarget, options: SdkB
       ratio: Number((sdkOpsPerSec / rawOpsPerSec).toFixed(3)),
       rawCpuMicrosPerCall: Math.round(raws.cpu / raws.ops),
       sdkCpuMicrosPerCall: Math.round(sdks.cpu / sdks.ops),
+      redaction,
     };
   } finally {
     await client.close();
@@ -121,6 +139,31 @@ async function measure(op: () => Promise<void>, ms: number, concurrency: number)
   return { ops: done, cpuMicros: cpu.user + cpu.system };
 }
 
+const REDACTIONS = 2_000;
+const MANY_SECRETS = 20_000;
+
+/**
+ * One redaction of an error message of about 1.5 KB (the platform's text quoting a ks), in microseconds: with the
+ * secrets this process knows now (the client's own), then with MANY_SECRETS more registered, as a process that meets
+ * secrets for ever would. The best of five runs of REDACTIONS each.
+ */
+function measureRedaction(): RedactionCost {
+  const message = `${"the platform refused the request; ".repeat(20)}ks=djJ8MTAwfGJlbmNoLXJlZGFjdGlvbg ${"and said more; ".repeat(50)}`;
+  const micros = (): number => {
+    let best = Number.POSITIVE_INFINITY;
+    for (let run = 0; run < 5; run++) {
+      const start = performance.now();
+      for (let i = 0; i < REDACTIONS; i++) redact(message);
+      best = Math.min(best, ((performance.now() - start) * 1000) / REDACTIONS);
+    }
+    return Number(best.toFixed(2));
+  };
+  const fewSecrets = knownSecretCount();
+  const fewMicros = micros();
+  for (let i = 0; i < MANY_SECRETS; i++) registerSecret(`bench-secret-${i}-${"x".repeat(24)}`);
+  return { messageChars: message.length, fewSecrets, fewMicros, manyRegistered: MANY_SECRETS, manyKept: knownSecretCount(), manyMicros: micros() };
+}
+
 export const sdkPart: BenchPart<SdkBenchResult> = {
   title: "SDK vs raw undici: appToken.get on the same emulator (in its own process)",
   run: () => benchSdk(),
@@ -135,6 +178,13 @@ export const sdkPart: BenchPart<SdkBenchResult> = {
       ),
       `  ratio SvcClient / raw undici = ${fmt(r.ratio, 3)} (concurrency ${r.concurrency}; 1 = the sdk costs nothing)`,
       `  sdk overhead: ${fmt(r.sdkCpuMicrosPerCall - r.rawCpuMicrosPerCall)} µs of client CPU per call (form encoding, session, retry wrapper, zod validation)`,
+      table(
+        ["redaction of a message", "secrets known", "µs each"],
+        [
+          [`${fmt(r.redaction.messageChars)} characters (baseline)`, fmt(r.redaction.fewSecrets), fmt(r.redaction.fewMicros, 2)],
+          [`after ${fmt(r.redaction.manyRegistered)} more registered`, fmt(r.redaction.manyKept), fmt(r.redaction.manyMicros, 2)],
+        ],
+      ),
     ].join("\n"),
 };
 

@@ -28,7 +28,7 @@ export type { MultiRequestEntry, MultiRequestResult } from "./platform/multirequ
 export { SessionHandle } from "./auth/sessionManager";
 export { appTokenHash } from "./auth/tokenHash";
 export type { ClientAuth, AdminSecretAuth, AppTokenAuth, KsAuth } from "./auth/credentials";
-export { paginate, type Paginated, type Page } from "./core/pagination";
+export { paginate, type Paginated, type Page, type PaginationBounds } from "./core/pagination";
 export {
   SvcError,
   SvcApiError,
@@ -57,6 +57,7 @@ export {
   type ClaimResult,
   type ReplayOptions,
   type ReplayStore,
+  type ReplayStoreOwnership,
   type SqliteReplayStoreOptions,
   type PostgresReplayStoreOptions,
   type WebhookFailureStage,

@@ -1,10 +1,12 @@
 /**
- * Durable state of the emulator: one SQLite file (or :memory:). Every acknowledged write is committed
- * before the API answers (WAL journal, synchronous=FULL), so a kill -9 loses nothing acknowledged.
+ * Durable state of the emulator: one SQLite file (or :memory:), readable by its owner only (privateDatabaseFile.ts).
+ * Every acknowledged write is committed before the API answers (WAL journal, synchronous=FULL), so a kill -9 loses
+ * nothing acknowledged.
  * Objects (app tokens, templates, entries) are JSON documents keyed by (kind, id). Listings filter, count and page
  * in SQL (pageDocs): an account may hold thousands of objects, and a page of 500 must not parse them all.
  */
 import { type AttemptTimes, type DeliveryColumns, type DeliveryJob, DeliveryTable, readJob } from "./deliveryTable";
+import { preparePrivateDatabaseFile } from "./privateDatabaseFile";
 import { DatabaseSync } from "./quietSqlite";
 
 export type DocKind = "appToken" | "template" | "entry";
@@ -79,6 +81,7 @@ export class Store {
   private readonly deliveries: DeliveryTable<DeliveryRow>;
 
   constructor(file: string = ":memory:") {
+    if (file !== ":memory:") preparePrivateDatabaseFile(file);
     this.db = new DatabaseSync(file);
     if (file !== ":memory:") this.db.exec("PRAGMA journal_mode = WAL");
     this.db.exec("PRAGMA synchronous = FULL");

@@ -5,8 +5,9 @@
  * state (a secret output), and a template's write-once signSecret is left out (see the comment written beside it).
  * What the platform sent is checked against its grammar first (takeoverGrammar.ts) and written only as escaped
  * literals (asciiLiteral.ts); comments hold nothing but checked ids and escaped text. A webhook url that carries
- * credentials (a `user:password@`, a query parameter that looks like a token) is refused, naming the object: the
- * program would hold them in plain text, and one without them would change the webhook on the next `pulumi up`.
+ * credentials (a `user:password@`, a query or fragment parameter that looks like a token, a path that holds a key the
+ * way Slack's and Discord's webhooks do) is refused, naming the object: the program would hold them in plain text,
+ * and one without them would change the webhook on the next `pulumi up`.
  */
 import { sameValue } from "../core/diff";
 import { fieldsOf } from "../definitions/define";
@@ -29,10 +30,53 @@ export function importFile(candidates: readonly Candidate[]): ImportFile {
   return { resources: candidates.map((c) => ({ type: typeToken(c.definition.type), name: c.name, id: c.id })) };
 }
 
-/** Query parameter names that carry credentials in webhook URLs. */
+/** Query (and fragment) parameter names that carry credentials in webhook URLs. */
 const SECRET_QUERY_NAME = /token|secret|key|sig|pass|pwd|auth|session|credential|hash|^ks$|^code$/i;
 /** A query value that looks like a credential whatever its name: 16 or more characters of a token's alphabet. */
 const TOKEN_LIKE_VALUE = /^[A-Za-z0-9_\-.~+/=]{16,}$/;
+
+/**
+ * Webhook services that carry the credential in the path itself, refused whatever the secret segment looks like:
+ * Slack's `/services/<team>/<bot>/<secret>` and Discord's `/api/webhooks/<id>/<token>`.
+ */
+const CREDENTIAL_PATHS: readonly RegExp[] = [/^\/services\/[^/]+\/[^/]+\/[A-Za-z0-9]{16,}(?:\/|$)/, /^\/api\/webhooks\/\d+\/[^/]+/];
+
+/**
+ * A path segment that looks like a credential: 16 or more letters and digits, both present (dashes and underscores
+ * aside), as a random token or key is written (Slack's 24, Discord's 68, hex and UUID keys). Words joined by dashes
+ * (`/entry-ready-receiver`) and dates (`/2024-01-01-handler`) are not.
+ */
+function tokenLikeSegment(segment: string): boolean {
+  const bare = decodeSegment(segment).replace(/[-_]/g, "");
+  return /^[A-Za-z0-9]{16,}$/.test(bare) && /[0-9]/.test(bare) && /[A-Za-z]/.test(bare);
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Why `parsed` may hold a credential (never quoting it), or undefined when nothing in it looks like one. */
+function urlCredential(parsed: URL): string | undefined {
+  if (parsed.username !== "" || parsed.password !== "") return "holds a user name or password";
+  for (const [name, value] of parsed.searchParams) {
+    if (SECRET_QUERY_NAME.test(name) || TOKEN_LIKE_VALUE.test(value)) return `has a query parameter ${untrusted(name)} that may hold a credential`;
+  }
+  if (CREDENTIAL_PATHS.some((shape) => shape.test(parsed.pathname))) return "has a path of a webhook service that carries its credential in the path";
+  if (parsed.pathname.split("/").some(tokenLikeSegment)) return "has a path segment that looks like a token or key";
+  const fragment = parsed.hash.slice(1);
+  if (fragment !== "") {
+    // `#token=…`, `#a=1&key=…`, or a bare token.
+    for (const [name, value] of new URLSearchParams(fragment)) {
+      if (SECRET_QUERY_NAME.test(name) || TOKEN_LIKE_VALUE.test(value) || (value === "" && TOKEN_LIKE_VALUE.test(name)))
+        return "has a fragment that may hold a credential";
+    }
+  }
+  return undefined;
+}
 
 /** Throws, naming the object, when a url input carries credentials that the program would hold in plain text. */
 function refuseUrlCredentials(candidate: Candidate, url: unknown): void {
@@ -43,15 +87,14 @@ function refuseUrlCredentials(candidate: Candidate, url: unknown): void {
   } catch {
     return; // not a URL: the grammar check refuses it
   }
+  const found = urlCredential(parsed);
+  if (found === undefined) return;
   const where = `${candidate.definition.type} ${candidate.id} (${untrusted(candidate.name)})`;
-  const advice =
-    "takeover never writes credentials into code and wrote nothing. Move them out of the url on the platform (or adopt this " +
-    "webhook by hand, its url from a secret config value: `config.requireSecret(...)`), then run takeover again";
-  if (parsed.username !== "" || parsed.password !== "") throw new Error(`${where}: its url (${parsed.origin}) holds a user name or password; ${advice}`);
-  for (const [name, value] of parsed.searchParams) {
-    if (SECRET_QUERY_NAME.test(name) || TOKEN_LIKE_VALUE.test(value))
-      throw new Error(`${where}: its url (${parsed.origin}) has a query parameter ${untrusted(name)} that may hold a credential; ${advice}`);
-  }
+  throw new Error(
+    `${where}: its url (${parsed.origin}) ${found}; takeover never writes credentials into code and wrote nothing. Move them ` +
+      "out of the url on the platform (or adopt this webhook by hand, its url from a secret config value: " +
+      "`config.requireSecret(...)`), then run takeover again",
+  );
 }
 
 /**

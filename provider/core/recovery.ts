@@ -8,7 +8,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { mayHaveActed, mayStillAct } from "../../sdk/transport/retryPolicy";
-import { PartialCreateError, ProviderError } from "./errors";
+import { failureText, PartialCreateError, ProviderError } from "./errors";
 import type { OperationContext } from "./operationContext";
 import { graceSignal, INTERRUPTED_CREATE_GRACE_MS } from "./operationLifetime";
 import { recordEvent } from "./telemetry";
@@ -236,8 +236,7 @@ function aborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
 }
 
-/** The error's code and message (sdk messages never carry secrets). */
+/** The error's code (ERROR when it has none) and message, both redacted, the code cut short. */
 function describe(error: unknown): string {
-  const e = error as { code?: unknown; message?: unknown };
-  return `${String(e?.code ?? "ERROR")}: ${String(e?.message ?? error)}`;
+  return failureText(error, "ERROR");
 }

@@ -7,7 +7,7 @@
 import { EVENT_KEYS, type EventKey, templateMatchesEvent } from "../../contract/events";
 import type { CheckFailure } from "../core/check";
 import { sameValue } from "../core/diff";
-import { PartialCreateError, ProviderError } from "../core/errors";
+import { failureText, PartialCreateError, ProviderError } from "../core/errors";
 import { isUnknown } from "../core/unknowns";
 
 /** Why systemTemplateId is on its way out (both kinds of template). */
@@ -65,10 +65,9 @@ export function nameOf<T extends Record<string, number>>(table: T, value: number
   return (Object.keys(table) as (keyof T)[]).find((key) => table[key] === value);
 }
 
-/** A failure as "CODE: message" when it has a platform code (messages are already redacted). */
+/** A failure as "CODE: message" when it has a code, else its message; both redacted, the code cut short. */
 export function messageOf(error: unknown): string {
-  if (error && typeof error === "object" && "code" in error) return `${String(error.code)}: ${(error as unknown as Error).message}`;
-  return error instanceof Error ? error.message : String(error);
+  return failureText(error);
 }
 
 /**

@@ -49,6 +49,7 @@ function adminSecretMint(auth: Extract<ParsedAuth, { kind: "adminSecret" }>, dep
   registerSecret(auth.adminSecret);
   const expiry = auth.sessionExpiry ?? SESSION_DEFAULTS.expirySeconds;
   return async function mintAdminSession(options) {
+    registerSecret(auth.adminSecret); // in use again: kept among the newest of the bounded registry
     const startedAt = now();
     const ks = await deps.sessions.start(
       {
@@ -70,6 +71,7 @@ function appTokenMint(auth: Extract<ParsedAuth, { kind: "appToken" }>, deps: Ses
   registerSecret(auth.appToken);
   const hashTypes = createHashTypeFinder(auth.hashType, auth.appToken);
   return async function mintAppTokenSession(options) {
+    registerSecret(auth.appToken); // in use again: kept among the newest of the bounded registry
     const startedAt = now();
     const widget = await deps.sessions.startWidgetSession(`_${deps.partnerId}`, undefined, options);
     registerSecret(widget.ks);

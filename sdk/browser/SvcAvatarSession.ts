@@ -272,7 +272,8 @@ export class SvcAvatarSession {
     if (!PeerConnection) throw invalidConfiguration("no RTCPeerConnection in this environment; inject one");
     this.dispatch({ type: "rtc.connecting" });
     const { clock, requestTimeoutMs: timeoutMs, iceGatheringTimeoutMs } = this.deps;
-    this.whep = new WhepClient({ PeerConnection, fetch: this.deps.fetch!, clock, logger: this.log, iceGatheringTimeoutMs, timeoutMs });
+    const { allowInsecureHttp } = this.config;
+    this.whep = new WhepClient({ PeerConnection, fetch: this.deps.fetch!, clock, logger: this.log, iceGatheringTimeoutMs, timeoutMs, allowInsecureHttp });
     await this.whep.connect(init, {
       onStream: (stream) => {
         this.stream = stream;

@@ -48,6 +48,8 @@ export interface DocumentLike {
 
 export interface ResolvedConfig {
   apiKey: string | undefined;
+  /** Plain http to a host outside loopback is allowed (configured URLs and the WHEP URL a server answers). */
+  allowInsecureHttp: boolean;
   /** Undefined when not configured: calls then fail with INVALID_CONFIGURATION naming baseUrl. */
   baseUrl: string | undefined;
   catalogUrl: string | undefined;
@@ -84,7 +86,7 @@ export function resolveConfig(config: AvatarConfig): ResolvedConfig {
   if (retryProblem) throw invalidConfiguration(retryProblem);
   const logLevel = config.logLevel ?? "info";
   if (!LOG_LEVELS.includes(logLevel)) throw invalidConfiguration(`logLevel: expected one of ${LOG_LEVELS.join(", ")}`);
-  return { apiKey: config.apiKey, baseUrl, catalogUrl, retry: { ...retry }, logLevel };
+  return { apiKey: config.apiKey, allowInsecureHttp, baseUrl, catalogUrl, retry: { ...retry }, logLevel };
 }
 
 export function resolveDeps(deps: AvatarSessionDeps = {}): ResolvedDeps {
@@ -118,19 +120,30 @@ function defaultBaseUrl(): string | undefined {
  * every call carries the session string, which would travel unencrypted (as the Node sdk's SvcClient refuses it).
  */
 function checkUrl(field: string, value: unknown, allowInsecureHttp: boolean): string {
-  if (typeof value !== "string") throw invalidConfiguration(`${field}: expected an http(s) URL`);
+  const problem = urlProblem(value, allowInsecureHttp, "the session string every call carries");
+  if (problem !== undefined) throw invalidConfiguration(`${field}: ${problem}`);
+  return (value as string).replace(/\/+$/, "");
+}
+
+/**
+ * Why `value` may not be called, or undefined when it may: the one rule for the configured URLs and the ones a server
+ * answers (the WHEP URL): an absolute http(s) URL, plain http only to loopback unless `allowInsecureHttp`. `carried`
+ * names what would travel unencrypted. The URL is named by its origin, which never holds the userinfo.
+ */
+export function urlProblem(value: unknown, allowInsecureHttp: boolean, carried: string): string | undefined {
+  if (typeof value !== "string") return "expected an http(s) URL";
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw invalidConfiguration(`${field}: expected an absolute http(s) URL`);
+    return "expected an absolute http(s) URL";
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw invalidConfiguration(`${field}: expected an http(s) URL`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "expected an http(s) URL";
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
-    throw invalidConfiguration(
-      `${field}: ${url.origin} is plain http to a host outside loopback: the session string every call carries would travel unencrypted. ` +
-        "Use https://, or, only on a network you trust, opt in with `allowInsecureHttp: true`",
+    return (
+      `${url.origin} is plain http to a host outside loopback: ${carried} would travel unencrypted. ` +
+      "Use https://, or, only on a network you trust, opt in with `allowInsecureHttp: true`"
     );
   }
-  return value.replace(/\/+$/, "");
+  return undefined;
 }

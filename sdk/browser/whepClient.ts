@@ -7,6 +7,7 @@ import { BodyTooLargeError, readBoundedText } from "./boundedBody";
 import type { InitClientResponse } from "../../contract/avatar";
 import type { FetchLike } from "./avatarApiClient";
 import type { Clock } from "./clock";
+import { urlProblem } from "./config";
 import { AvatarError } from "./errors";
 import type { Logger } from "./logger";
 import type { IceServerConfig, PeerConnectionFactory, PeerConnectionLike } from "./rtc";
@@ -19,6 +20,8 @@ export interface WhepDeps {
   logger: Logger;
   iceGatheringTimeoutMs: number;
   timeoutMs: number;
+  /** The configuration's opt-in to plain http off loopback: the WHEP URL a server answers follows the configured URLs' rule. */
+  allowInsecureHttp: boolean;
 }
 
 export interface WhepCallbacks {
@@ -36,6 +39,9 @@ export class WhepClient {
   constructor(private readonly deps: WhepDeps) {}
 
   async connect(init: InitClientResponse, callbacks: WhepCallbacks): Promise<void> {
+    // Checked before anything is made or sent: the URL holds the stream's unguessable key, and the offer goes to it.
+    const problem = urlProblem(init.whepUrl, this.deps.allowInsecureHttp, "the stream key it holds and the SDP offer");
+    if (problem !== undefined) throw rtcError(`the whepUrl init-client answered is refused: ${problem}`);
     const iceServers: IceServerConfig[] = init.turn
       ? [
           {
@@ -113,7 +119,12 @@ export class WhepClient {
       throw rtcError(`WHEP offer answered ${response.status} (${why})`, response.status);
     }
     const location = response.headers.get("location");
-    if (location) this.resourceUrl = new URL(location, whepUrl).toString();
+    if (location) {
+      const resourceUrl = new URL(location, whepUrl).toString();
+      // The DELETE goes where the server says only under the same rule; otherwise the session's end releases it.
+      if (urlProblem(resourceUrl, this.deps.allowInsecureHttp, "the resource URL") === undefined) this.resourceUrl = resourceUrl;
+      else this.deps.logger.debug("WHEP Location refused (plain http off loopback); the session's end releases the resource");
+    }
     return text;
   }
 

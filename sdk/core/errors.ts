@@ -1,14 +1,24 @@
 /**
  * The sdk's errors: one base class with a stable string `code`, and one subclass per kind of failure.
- * Callers branch on `code` (or instanceof), never on message text. Every message passes through
- * redact(), and no error keeps the request body, headers or a session string.
+ * Callers branch on `code` (or instanceof), never on message text. Every message and code passes through
+ * redact() (a code is also cut to MAX_ERROR_CODE_LENGTH), and no error keeps the request body, headers or a session
+ * string.
  */
 import { inspect } from "node:util";
 import type { ErrorCode } from "../../contract/platform";
 import { redact, redactValue } from "./redact";
 
 /** Codes of failures that are not platform API errors (those carry the platform's own code). */
-export type SvcErrorCode = "INVALID_INPUT" | "INVALID_RESPONSE" | "HTTP_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "ABORTED" | "SESSION_ERROR" | "CLIENT_CLOSED";
+export type SvcErrorCode =
+  | "INVALID_INPUT"
+  | "INVALID_RESPONSE"
+  | "HTTP_ERROR"
+  | "NETWORK_ERROR"
+  | "TIMEOUT"
+  | "ABORTED"
+  | "SESSION_ERROR"
+  | "CLIENT_CLOSED"
+  | "LIST_TOO_LONG";
 
 /**
  * A platform error's code: one the contract names (ErrorCode), UNKNOWN_API_ERROR for a malformed error object, or
@@ -26,6 +36,19 @@ export interface SvcErrorInit {
 
 const BRAND = Symbol.for("pulumi-svc.sdk.SvcError");
 
+/** The longest error code kept, in characters: a platform's codes are short words (APP_TOKEN_ID_NOT_FOUND). */
+export const MAX_ERROR_CODE_LENGTH = 100;
+
+/**
+ * An error's code as messages, events and logs may show it: redacted as a message is, and cut to
+ * MAX_ERROR_CODE_LENGTH. A platform (or anything posing as one) sends the code it likes: it may echo a credential,
+ * or be megabytes long.
+ */
+export function safeErrorCode(code: unknown): string {
+  const text = redact(String(code));
+  return text.length <= MAX_ERROR_CODE_LENGTH ? text : `${text.slice(0, MAX_ERROR_CODE_LENGTH - 1)}…`;
+}
+
 export class SvcError extends Error {
   /** Stable, machine-readable; platform errors carry the platform's code (e.g. APP_TOKEN_ID_NOT_FOUND). */
   readonly code: SvcErrorCode | PlatformErrorCode;
@@ -38,7 +61,7 @@ export class SvcError extends Error {
   constructor(code: SvcErrorCode | PlatformErrorCode, message: string, init: SvcErrorInit = {}) {
     super(redact(message));
     this.name = "SvcError";
-    this.code = code;
+    this.code = safeErrorCode(code);
     this.status = init.status;
     this.requestId = init.requestId;
     this.service = init.service;
@@ -171,7 +194,7 @@ export class SvcSessionError extends SvcError {
 function summarizeCause(cause: unknown): { name?: string; code?: string; message: string } {
   if (cause instanceof Error) {
     const code = (cause as { code?: unknown }).code;
-    return { name: cause.name, code: typeof code === "string" ? code : undefined, message: redact(cause.message) };
+    return { name: cause.name, code: typeof code === "string" ? safeErrorCode(code) : undefined, message: redact(cause.message) };
   }
   return { message: redact(String(cause)) };
 }

@@ -25,11 +25,30 @@ export const MAX_REDACTED_TEXT = 8192;
  */
 const REDACTION_LOOKAHEAD = 4096;
 
-/** Exact secret values known to this process; kept in a Set, never exported. */
-const knownSecrets = new Set<string>();
+/**
+ * The most exact secrets kept. Past it the one registered (or found in a text) longest ago is dropped first: a
+ * process that meets secrets for ever (a plugin serving resource after resource, sessions renewed for days) keeps a
+ * bounded set, and the secrets in use stay, since the sdk registers a session string as it starts and a resource's
+ * secret inputs on every operation that sends them. A dropped one is still caught by the patterns below when it has
+ * a secret's shape (a ks, a JWT, 32+ hex digits, a `secret=` parameter).
+ */
+export const MAX_KNOWN_SECRETS = 4096;
+
+/** Exact secret values known to this process, oldest first (a Map keeps insertion order); never exported. */
+const knownSecrets = new Map<string, true>();
 
 /** Secrets shorter than this are not registered: redacting "1" everywhere would destroy messages. */
 const MIN_SECRET_LENGTH = 6;
+
+/** Up to this many known secrets, each is looked for in turn; past it, by the index below. */
+const DIRECT_SEARCH_LIMIT = 32;
+
+/**
+ * The known secrets by (a hash of) their last MIN_SECRET_LENGTH characters, built when first needed and kept up to
+ * date after: one pass over the text finds them all, at a cost that does not grow with their number (a secret's end
+ * is random; its start is often shared, as every ks of one partner starts alike).
+ */
+let secretsByEnding: Map<number, string[]> | undefined;
 
 /**
  * Patterns that catch secrets nobody registered. Each one runs in time linear in the text: no nested or
@@ -56,9 +75,28 @@ const JWT_ALPHABET_RUN = /[A-Za-z0-9_.-]+/g;
 /** Characters that never occur inside a secret these rules know (ks, token, JWT, hex, base64): a cut may stop there. */
 const SEPARATORS = new Set([" ", "\t", "\n", "\r", '"', "'", "<", ">", ",", ";", "&", "(", ")", "{", "}", "[", "]"]);
 
-/** Mark a value as secret for the lifetime of the process (values are compared exactly). */
+/**
+ * Mark a value as secret (values are compared exactly). Registering it again makes it the newest: of
+ * MAX_KNOWN_SECRETS, the one unseen longest is dropped first.
+ */
 export function registerSecret(value: string | undefined | null): void {
-  if (typeof value === "string" && value.length >= MIN_SECRET_LENGTH) knownSecrets.add(value);
+  if (typeof value !== "string" || value.length < MIN_SECRET_LENGTH) return;
+  if (knownSecrets.delete(value)) {
+    knownSecrets.set(value, true); // already indexed: only its age changes
+    return;
+  }
+  knownSecrets.set(value, true);
+  if (secretsByEnding !== undefined) addToIndex(secretsByEnding, value);
+  if (knownSecrets.size > MAX_KNOWN_SECRETS) {
+    const oldest = knownSecrets.keys().next().value as string;
+    knownSecrets.delete(oldest);
+    if (secretsByEnding !== undefined) removeFromIndex(secretsByEnding, oldest);
+  }
+}
+
+/** How many exact secrets are known (for the tests of the bound). */
+export function knownSecretCount(): number {
+  return knownSecrets.size;
 }
 
 /**
@@ -78,15 +116,103 @@ export function redact(text: string): string {
 
 /** The whole of `text` redacted, in time linear in its length (exported for the tests that measure it). */
 export function redactWhole(text: string): string {
-  let out = stripUserinfo(text);
-  for (const secret of knownSecrets) {
-    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  }
+  let out = replaceKnownSecrets(stripUserinfo(text));
   out = out.replace(JWT_ALPHABET_RUN, redactJwts);
   for (const pattern of PATTERNS) {
     out = out.replace(pattern, (match: string, prefix?: unknown) => (typeof prefix === "string" && match.startsWith(prefix) ? prefix + REDACTED : REDACTED));
   }
   return out;
+}
+
+/** `text` with every occurrence of a known secret replaced (overlapping ones as one), each found one made the newest. */
+function replaceKnownSecrets(text: string): string {
+  if (knownSecrets.size === 0 || text.length < MIN_SECRET_LENGTH) return text;
+  const found = knownSecrets.size <= DIRECT_SEARCH_LIMIT ? searchEach(text) : searchByEnding(text);
+  if (found.length === 0) return text;
+  found.sort((a, b) => a.start - b.start);
+  let out = "";
+  let kept = 0;
+  let end = -1;
+  for (const hit of found) {
+    if (hit.start > end) {
+      if (end >= 0) out += REDACTED;
+      out += text.slice(kept, hit.start);
+    }
+    end = Math.max(end, hit.end);
+    kept = end;
+  }
+  out += REDACTED + text.slice(kept);
+  // A secret met in a text is in use: it is kept over those unseen for longer.
+  for (const hit of found) registerSecret(hit.secret);
+  return out;
+}
+
+interface Hit {
+  start: number;
+  end: number;
+  secret: string;
+}
+
+/** Few secrets: each one looked for in turn (the engine's string search is faster than any index for a handful). */
+function searchEach(text: string): Hit[] {
+  const found: Hit[] = [];
+  for (const secret of knownSecrets.keys()) {
+    for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + 1)) found.push({ start: at, end: at + secret.length, secret });
+  }
+  return found;
+}
+
+/** Many secrets: one pass over `text`, the hash of each position's last MIN_SECRET_LENGTH characters looked up. */
+function searchByEnding(text: string): Hit[] {
+  secretsByEnding ??= indexByEnding();
+  const found: Hit[] = [];
+  let hash = 0;
+  for (let end = 1; end <= text.length; end++) {
+    hash = rollHash(hash, text.charCodeAt(end - 1), end > MIN_SECRET_LENGTH ? text.charCodeAt(end - 1 - MIN_SECRET_LENGTH) : undefined);
+    if (end < MIN_SECRET_LENGTH) continue;
+    const candidates = secretsByEnding.get(hash);
+    if (candidates === undefined) continue;
+    for (const secret of candidates) {
+      const start = end - secret.length;
+      if (start >= 0 && text.startsWith(secret, start)) found.push({ start, end, secret });
+    }
+  }
+  return found;
+}
+
+/** A polynomial hash of the last MIN_SECRET_LENGTH characters, rolled on by one character (a small integer: a fast Map key). */
+const HASH_BASE = 31;
+const HASH_DROP = HASH_BASE ** MIN_SECRET_LENGTH;
+function rollHash(hash: number, added: number, dropped: number | undefined): number {
+  const rolled = Math.imul(hash, HASH_BASE) + added - (dropped === undefined ? 0 : Math.imul(dropped, HASH_DROP));
+  return rolled | 0;
+}
+
+function endingHash(secret: string): number {
+  let hash = 0;
+  for (let i = secret.length - MIN_SECRET_LENGTH; i < secret.length; i++) hash = rollHash(hash, secret.charCodeAt(i), undefined);
+  return hash;
+}
+
+/** Built from the known secrets when first needed; kept up to date as they are registered and dropped after that. */
+function indexByEnding(): Map<number, string[]> {
+  const index = new Map<number, string[]>();
+  for (const secret of knownSecrets.keys()) addToIndex(index, secret);
+  return index;
+}
+
+function addToIndex(index: Map<number, string[]>, secret: string): void {
+  const ending = endingHash(secret);
+  const bucket = index.get(ending);
+  if (bucket === undefined) index.set(ending, [secret]);
+  else bucket.push(secret);
+}
+
+function removeFromIndex(index: Map<number, string[]>, secret: string): void {
+  const ending = endingHash(secret);
+  const rest = index.get(ending)?.filter((known) => known !== secret) ?? [];
+  if (rest.length === 0) index.delete(ending);
+  else index.set(ending, rest);
 }
 
 /**

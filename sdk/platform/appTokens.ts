@@ -11,7 +11,7 @@ import {
   Pager,
   StartAppTokenSessionParams,
 } from "../../contract/platform";
-import { paginate, type Paginated } from "../core/pagination";
+import { paginate, type Paginated, type PaginationBounds } from "../core/pagination";
 import type { CallOptions } from "../transport";
 import type { PlatformApi } from "./platformApi";
 import type { PlatformWire } from "./platformWire";
@@ -48,6 +48,28 @@ export class AppTokens {
   }
 
   async list(filter: AppTokenFilter = {}, pager: Pager = {}, options?: CallOptions): Promise<AppTokenListResponse> {
+    return this.listPage(filter, pager, options);
+  }
+
+  /**
+   * Every token matching `filter`, across all pages (fetched lazily). The walk fails (LIST_TOO_LONG) past
+   * `maxItems` items or `maxBytes` bytes of answers (PAGINATION_DEFAULTS) rather than hold a list without end.
+   */
+  iterate(filter: AppTokenFilter = {}, options: CallOptions & PaginationBounds & { pageSize?: number } = {}): Paginated<AppToken> {
+    const { pageSize, maxItems, maxBytes, ...callOptions } = options;
+    return paginate(
+      async (pageIndex, size) => {
+        let answerBytes: number | undefined;
+        const page = await this.listPage(filter, { pageIndex, pageSize: size }, callOptions, (bytes) => {
+          answerBytes = bytes;
+        });
+        return { ...page, answerBytes };
+      },
+      { pageSize, maxItems, maxBytes, call: { service: SERVICE, action: "list" } },
+    );
+  }
+
+  private async listPage(filter: AppTokenFilter, pager: Pager, options?: CallOptions, onAnswerBytes?: (bytes: number) => void): Promise<AppTokenListResponse> {
     const f = validateInput(StrictAppTokenFilter, filter, "appTokens.list: filter");
     const p = validateInput(StrictPager, pager, "appTokens.list: pager");
     return this.api.call(
@@ -56,15 +78,10 @@ export class AppTokens {
         action: "list",
         params: { filter: { objectType: OBJECT_TYPES.appTokenFilter, ...f }, pager: { objectType: OBJECT_TYPES.pager, ...p } },
         schema: AppTokenListResponse,
+        onAnswerBytes,
       },
       options,
     );
-  }
-
-  /** Every token matching `filter`, across all pages (fetched lazily). */
-  iterate(filter: AppTokenFilter = {}, options: CallOptions & { pageSize?: number } = {}): Paginated<AppToken> {
-    const { pageSize, ...callOptions } = options;
-    return paginate((pageIndex, size) => this.list(filter, { pageIndex, pageSize: size }, callOptions), pageSize);
   }
 
   async update(id: string, fields: AppTokenUpdateFields, options?: CallOptions): Promise<AppToken> {

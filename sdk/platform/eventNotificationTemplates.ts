@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { OBJECT_TYPES, Pager } from "../../contract/platform";
-import { paginate, type Paginated } from "../core/pagination";
+import { paginate, type Paginated, type PaginationBounds } from "../core/pagination";
 import type { CallOptions } from "../transport";
 import type { PlatformApi } from "./platformApi";
 import type { EmailTemplateTypes, HttpTemplateTypes, TemplateKind, TemplateTypes } from "./templateKinds";
@@ -55,10 +55,22 @@ export class EventNotificationTemplates<T extends TemplateTypes = HttpTemplateTy
     return this.listAction("list", filter, pager, options);
   }
 
-  /** Every template of the account matching `filter`, across all pages. */
-  iterate(filter?: T["filter"], options: CallOptions & { pageSize?: number } = {}): Paginated<T["template"]> {
-    const { pageSize, ...callOptions } = options;
-    return paginate((pageIndex, size) => this.list(filter, { pageIndex, pageSize: size }, callOptions), pageSize);
+  /**
+   * Every template of the account matching `filter`, across all pages. The walk fails (LIST_TOO_LONG) past
+   * `maxItems` items or `maxBytes` bytes of answers (PAGINATION_DEFAULTS) rather than hold a list without end.
+   */
+  iterate(filter?: T["filter"], options: CallOptions & PaginationBounds & { pageSize?: number } = {}): Paginated<T["template"]> {
+    const { pageSize, maxItems, maxBytes, ...callOptions } = options;
+    return paginate(
+      async (pageIndex, size) => {
+        let answerBytes: number | undefined;
+        const page = await this.listAction("list", filter, { pageIndex, pageSize: size }, callOptions, (bytes) => {
+          answerBytes = bytes;
+        });
+        return { ...page, answerBytes };
+      },
+      { pageSize, maxItems, maxBytes, call: { service: SERVICE, action: "list" } },
+    );
   }
 
   /** In place; an email kind's list or recipients object sent replaces the stored one whole; null clears a clearable field. */
@@ -94,7 +106,13 @@ export class EventNotificationTemplates<T extends TemplateTypes = HttpTemplateTy
     );
   }
 
-  private async listAction(action: "list" | "listTemplates", filter: T["filter"] | undefined, pager: Pager, options?: CallOptions): Promise<T["list"]> {
+  private async listAction(
+    action: "list" | "listTemplates",
+    filter: T["filter"] | undefined,
+    pager: Pager,
+    options?: CallOptions,
+    onAnswerBytes?: (bytes: number) => void,
+  ): Promise<T["list"]> {
     const f = validateInput(this.kind.filter, filter ?? {}, `${this.label}.${action}: filter`) as object;
     const p = validateInput(StrictPager, pager, `${this.label}.${action}: pager`);
     return this.api.call(
@@ -106,6 +124,7 @@ export class EventNotificationTemplates<T extends TemplateTypes = HttpTemplateTy
           pager: { objectType: OBJECT_TYPES.pager, ...p },
         },
         schema: this.kind.list,
+        onAnswerBytes,
       },
       options,
     );

@@ -18,6 +18,8 @@ export interface WireCallSpec<S extends z.ZodType> {
   action: string;
   params?: FormParams;
   schema: S;
+  /** Told the size of the answer in bytes (the pager bounds a list by the bytes it read). */
+  onAnswerBytes?: (bytes: number) => void;
 }
 
 export interface RawSend {
@@ -46,6 +48,7 @@ export class PlatformWire {
       idempotent: isIdempotentAction(spec.action),
     };
     const response = await this.send(send, ks, options);
+    spec.onAnswerBytes?.(Buffer.byteLength(response.body));
     const label: CallLabel = { service: spec.service, action: spec.action, requestId: response.requestId };
     let body: unknown;
     try {

@@ -3,6 +3,7 @@
  * caller's onEvent hook. Events never carry secrets (the path is redacted, never the query or body); a hook that
  * throws never breaks a call. Without a hook the layer is not in the stack at all.
  */
+import { safeErrorCode } from "../core/errors";
 import { errnoOf } from "./attemptErrors";
 import { elapsed, type Exchange, type Layer, labelOf, pathOf, type Send } from "./exchange";
 import type { TransportEvent } from "./options";
@@ -49,7 +50,7 @@ export function createTelemetry(onEvent: ((event: TransportEvent) => void) | und
         return response;
       } catch (error) {
         // An attempt cut by the deadline or the caller reports the code the call ends with.
-        const errorCode = exchange.signal.aborted ? (exchange.signal.reason as { code: string }).code : errnoOf(error);
+        const errorCode = safeErrorCode(exchange.signal.aborted ? (exchange.signal.reason as { code: string }).code : errnoOf(error));
         emit({ type: "error", ...base(exchange), ms: elapsed(started), errorCode });
         throw error;
       }

@@ -1,5 +1,5 @@
 export { verifySignature, computeSignature, RECOMMENDED_ALGORITHMS, type SignatureAlgorithm, type VerifyOptions } from "./verifySignature";
-export { MemoryReplayStore, REPLAY_DEFAULTS, type ClaimResult, type ReplayStore } from "./replayStore";
+export { MemoryReplayStore, REPLAY_DEFAULTS, type ClaimResult, type ReplayStore, type ReplayStoreOwnership } from "./replayStore";
 export { SqliteReplayStore, type SqliteReplayStoreOptions } from "./sqliteReplayStore";
 export { PostgresReplayStore, postgresReplaySchema, type PostgresReplayStoreOptions } from "./postgresReplayStore";
 export { createWebhookHandler, webhookMiddleware } from "./handler";

@@ -9,9 +9,9 @@
  * `pg` is an optional peer dependency of pulumi-svc, loaded when a store is made (receivers on the memory or SQLite
  * store never load it). Nothing of its types is part of this module's declarations.
  */
-import { REPLAY_DEFAULTS, type ClaimResult, type ReplayStore } from "./replayStore";
+import { REPLAY_DEFAULTS, type ClaimResult, type ReplayStore, type ReplayStoreOwnership, unownedClaimOwner } from "./replayStore";
 
-export interface PostgresReplayStoreOptions {
+export interface PostgresReplayStoreOptions extends ReplayStoreOwnership {
   /** postgres://user@host:port/database?... (a password in it, or in PGPASSWORD; it is never printed). */
   connectionString: string;
   /** The table, optionally schema-qualified (`app.webhook_replay`); default `webhook_replay`. Lower-case letters, digits and `_`. */
@@ -128,6 +128,8 @@ export class PostgresReplayStore implements ReplayStore {
   readonly #purgeEveryMs: number;
   readonly #purgeBatch: number;
   readonly #onError: (error: unknown) => void;
+  /** The owner recorded for calls without one (this instance's own, unless shared). */
+  readonly #unowned: string | null;
   #ready: Promise<void> | undefined;
   #lastPurge = Number.NEGATIVE_INFINITY;
   #purging: Promise<void> | undefined;
@@ -144,6 +146,7 @@ export class PostgresReplayStore implements ReplayStore {
     const timeoutMs = positive(options.timeoutMs, "timeoutMs", 5000);
     this.#purgeEveryMs = positive(options.purgeEveryMs, "purgeEveryMs", 60_000);
     this.#purgeBatch = positive(options.purgeBatch, "purgeBatch", 1000);
+    this.#unowned = unownedClaimOwner(options, "PostgresReplayStore");
     const applicationName = options.applicationName ?? "pulumi-svc webhook receiver";
     if (typeof applicationName !== "string" || applicationName.length > 63) {
       throw new TypeError('PostgresReplayStore: "applicationName" must be a string of at most 63 characters');
@@ -172,7 +175,7 @@ export class PostgresReplayStore implements ReplayStore {
 
   async claim(key: string, leaseMs: number = REPLAY_DEFAULTS.leaseMs, owner?: string): Promise<ClaimResult> {
     await this.#prepared();
-    const { rows } = await this.#run("claim", [key, owner ?? null, leaseMs]);
+    const { rows } = await this.#run("claim", [key, owner ?? this.#unowned, leaseMs]);
     this.#purgeNowAndThen();
     const result = rows[0]?.result;
     return result === "claimed" || result === "duplicate" ? result : "in-progress";
@@ -180,12 +183,12 @@ export class PostgresReplayStore implements ReplayStore {
 
   async complete(key: string, ttlMs: number = REPLAY_DEFAULTS.windowMs, owner?: string): Promise<void> {
     await this.#prepared();
-    await this.#run("complete", [key, owner ?? null, ttlMs]);
+    await this.#run("complete", [key, owner ?? this.#unowned, ttlMs]);
   }
 
   async release(key: string, owner?: string): Promise<void> {
     await this.#prepared();
-    await this.#run("release", [key, owner ?? null]);
+    await this.#run("release", [key, owner ?? this.#unowned]);
   }
 
   /** Waits for a purge in flight, then ends the pool (its connections close). Calls after it fail. */

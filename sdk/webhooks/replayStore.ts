@@ -7,6 +7,7 @@
  * store (SqliteReplayStore, one file), receivers on several hosts behind one URL a shared one (PostgresReplayStore,
  * or a store of your own on Redis, another SQL database, ...).
  */
+import { randomUUID } from "node:crypto";
 
 /**
  * What `claim` found: `claimed` (this caller now holds the job and must `complete` or `release` it), `duplicate`
@@ -24,8 +25,10 @@ export const CLAIM_RESULTS: readonly ClaimResult[] = ["claimed", "duplicate", "i
  *
  * Claims are owned: the receiver passes a random `owner` per attempt to all three calls. Only the holder's
  * `complete` and `release` count, so an attempt that outlived its lease cannot release or complete the claim of the
- * attempt that took the job over. A store written before owners existed ignores the argument and keeps working;
- * calls without an owner match claims made without one.
+ * attempt that took the job over. A store written before owners existed ignores the argument and keeps working.
+ * Calls without an owner act for the store instance that receives them: they match the claims that instance made
+ * without one, never another instance's (another process's), unless the store is told to share them
+ * (`shareUnownedClaims`, ReplayStoreOwnership).
  */
 export interface ReplayStore {
   /** Hold `key` as in progress for `leaseMs`, for `owner`, unless it is held (in progress or done) and its hold has not lapsed. */
@@ -37,6 +40,24 @@ export interface ReplayStore {
   complete(key: string, ttlMs: number, owner?: string): void | Promise<void>;
   /** The job failed: forget `key` if it is in progress for `owner`, so the platform's next attempt is processed. */
   release(key: string, owner?: string): void | Promise<void>;
+}
+
+/** How a shared store (SQLite, PostgreSQL) treats calls without an owner. */
+export interface ReplayStoreOwnership {
+  /**
+   * false (the default): a call without an owner acts for this store instance alone, so a `release` or `complete`
+   * without an owner from another instance (another process on the same file or table) never frees or completes a
+   * claim this one made. true: calls without an owner match the claims made without one by any instance, as before
+   * claims were owned (for a process that claims and another that releases on purpose).
+   */
+  shareUnownedClaims?: boolean;
+}
+
+/** The owner a call without one is recorded as: this instance's own, or none (null) when unowned claims are shared. */
+export function unownedClaimOwner(options: ReplayStoreOwnership, store: string): string | null {
+  const shared = options.shareUnownedClaims ?? false;
+  if (typeof shared !== "boolean") throw new TypeError(`${store}: "shareUnownedClaims" must be true or false`);
+  return shared ? null : `instance:${randomUUID()}`;
 }
 
 export const REPLAY_DEFAULTS = {

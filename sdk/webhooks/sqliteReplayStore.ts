@@ -12,9 +12,9 @@
 import { closeSync, constants, openSync } from "node:fs";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { setTimeout as sleep } from "node:timers/promises";
-import { REPLAY_DEFAULTS, type ClaimResult, type ReplayStore } from "./replayStore";
+import { REPLAY_DEFAULTS, type ClaimResult, type ReplayStore, type ReplayStoreOwnership, unownedClaimOwner } from "./replayStore";
 
-export interface SqliteReplayStoreOptions {
+export interface SqliteReplayStoreOptions extends ReplayStoreOwnership {
   /** How long a call keeps trying while another process's transaction holds the file; default 5 s (then it fails). */
   busyTimeoutMs?: number;
   /** How often expired entries are deleted (at the next claim after this long); default 60 s. */
@@ -53,6 +53,8 @@ export class SqliteReplayStore implements ReplayStore {
   private readonly now: () => number;
   private readonly busyTimeoutMs: number;
   private readonly purgeEveryMs: number;
+  /** The owner recorded for calls without one (this instance's own, unless shared). */
+  private readonly unowned: string | null;
   private lastPurge = Number.NEGATIVE_INFINITY;
   private closed = false;
   private readonly select: StatementSync;
@@ -70,6 +72,7 @@ export class SqliteReplayStore implements ReplayStore {
     this.purgeEveryMs = options.purgeEveryMs ?? 60_000;
     if (!Number.isSafeInteger(this.purgeEveryMs) || this.purgeEveryMs < 0) throw new TypeError('SqliteReplayStore: "purgeEveryMs" must be an integer >= 0');
     this.now = options.now ?? Date.now;
+    this.unowned = unownedClaimOwner(options, "SqliteReplayStore");
     this.db = openDatabase(path);
     try {
       // Set-up runs once, before any delivery is served: it may wait for the file like SQLite always did.
@@ -106,7 +109,7 @@ export class SqliteReplayStore implements ReplayStore {
       }
       const row = this.select.get(key) as Row | undefined;
       if (row !== undefined && row.until > now) return row.state === "done" ? "duplicate" : "in-progress";
-      this.upsert.run(key, "in-progress", now + leaseMs, owner ?? null);
+      this.upsert.run(key, "in-progress", now + leaseMs, owner ?? this.unowned);
       return "claimed";
     });
   }
@@ -116,14 +119,14 @@ export class SqliteReplayStore implements ReplayStore {
       const now = this.now();
       const row = this.select.get(key) as Row | undefined;
       // Another attempt took the job over after this one's lease lapsed: the claim is its to complete.
-      if (row !== undefined && row.until > now && row.owner !== (owner ?? null)) return;
-      this.upsert.run(key, "done", now + ttlMs, owner ?? null);
+      if (row !== undefined && row.until > now && row.owner !== (owner ?? this.unowned)) return;
+      this.upsert.run(key, "done", now + ttlMs, owner ?? this.unowned);
     });
   }
 
   release(key: string, owner?: string): Promise<void> {
     return this.whenFree(() => {
-      this.remove.run(key, owner ?? null);
+      this.remove.run(key, owner ?? this.unowned);
     });
   }
 

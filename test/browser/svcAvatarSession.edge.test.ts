@@ -4,10 +4,10 @@
  * leaves the instance usable; response bodies are read up to a cap; server text in errors is redacted.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AvatarError, SvcAvatarSession } from "../../sdk/browser";
+import { type AvatarConfig, AvatarError, SvcAvatarSession } from "../../sdk/browser";
 import { MAX_RESPONSE_BYTES } from "../../sdk/browser/boundedBody";
 import { FakeElement } from "../../sdk/browser/fakes/fakeDocument";
-import { createHarness, KS, type Harness } from "./harness";
+import { BASE_URL, createHarness, KS, type Harness } from "./harness";
 
 let h: Harness;
 beforeEach(() => {
@@ -131,5 +131,52 @@ describe("the browser client caps the body it reads", () => {
       fetch: async () => new Response("{}", { status: 200, headers: { "content-length": String(MAX_RESPONSE_BYTES + 1) } }),
     });
     expect((await rejection(s.createSession({ visualId: "v" }))).details).toMatchObject({ tooLarge: true });
+  });
+});
+
+describe("the whepUrl a server answers follows the configured URLs' rule (issue 39, finding 13)", () => {
+  /** The harness's fetch, with init-client's whepUrl moved to `origin` (the harness routes by path, whatever the host). */
+  const answeringWhepAt =
+    (origin: string) =>
+    async (input: string, init?: RequestInit): Promise<Response> => {
+      const response = await h.fetch(input, init);
+      if (!input.endsWith("/init-client")) return response;
+      const body = (await response.json()) as { whepUrl: string };
+      const moved = new URL(body.whepUrl);
+      const whepUrl = origin === "" ? moved.pathname : `${origin}${moved.pathname}`;
+      return new Response(JSON.stringify({ ...body, whepUrl }), { status: response.status, headers: response.headers });
+    };
+
+  it("plain http off loopback, another scheme or a relative URL is refused before the offer is sent, naming the rule", async () => {
+    const cases: [origin: string, why: RegExp][] = [
+      ["http://media.example.com", /^http:\/\/media\.example\.com is plain http to a host outside loopback: .*opt in with `allowInsecureHttp: true`$/],
+      ["ftp://media.example.com", /^expected an http\(s\) URL$/],
+      ["", /^expected an absolute http\(s\) URL$/],
+    ];
+    for (const [origin, why] of cases) {
+      const s = h.session(undefined, { fetch: answeringWhepAt(origin) });
+      const error = await rejection(s.createSession({ visualId: "v" }));
+      expect(error.code, origin).toBe("RTC_CONNECTION_FAILED");
+      const prefix = "the whepUrl init-client answered is refused: ";
+      expect(error.message.startsWith(prefix), error.message).toBe(true);
+      expect(error.message.slice(prefix.length), origin).toMatch(why);
+      expect(error.message).not.toContain(KS);
+    }
+    expect(h.count("/whep/")).toBe(0);
+  });
+
+  it("https to any host, plain http to loopback, and plain http anywhere with allowInsecureHttp: true are used", async () => {
+    const used: [origin: string, config?: AvatarConfig][] = [
+      ["https://media.example.com", undefined],
+      ["http://127.0.0.1:8443", undefined],
+      ["http://media.example.com", { apiKey: KS, baseUrl: BASE_URL, allowInsecureHttp: true }],
+    ];
+    for (const [origin, config] of used) {
+      const s = h.session(config, { fetch: answeringWhepAt(origin) });
+      await s.createSession({ visualId: "v" });
+      expect(s.getSessionState(), origin).toBe("READY");
+      await s.endSession();
+    }
+    expect(h.count("/whep/")).toBeGreaterThanOrEqual(3);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,6 +35,26 @@ describe("durable state", () => {
     // the old ks is still valid: same account, same secret
     expect(await httpCall(second.baseUrl, "appToken", "get", { ks, id: token.id })).toMatchObject({ description: "kept", token: token.token });
     await second.close();
+  });
+
+  it("the state file and its -wal and -shm files are readable by their owner only (issue 39, finding 14)", async () => {
+    const stateFile = join(dir, "private.db");
+    const emulator = await startEmulator({ stateFile, quiet: true });
+    const ks = await httpCall(emulator.baseUrl, "session", "start", { secret: emulator.adminSecret, partnerId: emulator.partnerId, type: 2 });
+    await httpCall(emulator.baseUrl, "appToken", "add", { ks, "appToken[objectType]": "SvcAppToken", "appToken[description]": "private" });
+    const modes = () =>
+      [stateFile, `${stateFile}-wal`, `${stateFile}-shm`].filter((file) => existsSync(file)).map((file) => [file, (statSync(file).mode & 0o777).toString(8)]);
+    expect(modes().length).toBeGreaterThanOrEqual(2); // the file and, in WAL mode while open, its -wal
+    for (const [file, mode] of modes()) expect(mode, file).toBe("600");
+    await emulator.close();
+
+    // A file an earlier version left readable by all is tightened when the emulator opens it.
+    const older = join(dir, "older.db");
+    writeFileSync(older, "");
+    chmodSync(older, 0o644);
+    const reopened = await startEmulator({ stateFile: older, quiet: true });
+    expect((statSync(older).mode & 0o777).toString(8)).toBe("600");
+    await reopened.close();
   });
 
   it("every acknowledged write survives kill -9", async () => {

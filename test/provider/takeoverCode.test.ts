@@ -324,6 +324,45 @@ describe("credentials in a webhook url", () => {
       }
   });
 
+  it("refuses a credential in the url's path or fragment in every language (issue 39, finding 11), naming the template", () => {
+    const SLACK = "fakeSlackSecret0123456789";
+    const DISCORD = "fakeDiscordToken_abcdefghijklmnopqrstuvwxyz-0123456789";
+    const KEY = "3f2b9c1d7e6a4b5c8d9e0f1a2b3c4d5e";
+    const cases: [url: string, secret: string, why: string][] = [
+      [`https://hooks.slack.com/services/T0FAKE0001/B0FAKE0002/${SLACK}`, SLACK, "has a path of a webhook service that carries its credential in the path"],
+      [`https://relay.example.com/services/T0FAKE0001/B0FAKE0002/${SLACK}`, SLACK, "has a path of a webhook service that carries its credential in the path"],
+      [`https://discord.com/api/webhooks/123456789012345678/${DISCORD}`, DISCORD, "has a path of a webhook service that carries its credential in the path"],
+      [`https://hooks.example.com/in/${KEY}/events`, KEY, "has a path segment that looks like a token or key"],
+      [`https://hooks.example.com/in#token=${TOKEN}`, TOKEN, "has a fragment that may hold a credential"],
+      [`https://hooks.example.com/in#x=1&signature=short`, "short", "has a fragment that may hold a credential"],
+      [`https://hooks.example.com/in#${TOKEN}`, TOKEN, "has a fragment that may hold a credential"],
+      [`https://hooks.example.com/in?password=${PASSWORD}`, PASSWORD, 'has a query parameter "password" that may hold a credential'],
+    ];
+    for (const language of LANGUAGES)
+      for (const [url, secret, why] of cases) {
+        let message = "";
+        try {
+          programFor(language, [webhook(url)], header);
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        expect(message, `${language} ${url}`).toMatch(/^HttpNotificationTemplate 2101 \("hook"\): its url \(https:\/\/[a-z.]+\) /);
+        expect(message, `${language} ${url}`).toContain(`${why}; takeover never writes credentials into code and wrote nothing`);
+        expect(message, `${language} ${url}`).not.toContain(secret);
+      }
+  });
+
+  it("writes a path of plain words, dates and short ids, and a fragment of neither", () => {
+    const urls = [
+      "https://hooks.example.com/services/svc/events/entry-ready",
+      "https://hooks.example.com/webhooks/entry-ready-notification-receiver",
+      "https://hooks.example.com/v1/2024-01-01-handler/42",
+      "https://hooks.example.com/api/webhooks/svc/in",
+      "https://hooks.example.com/in#section-2",
+    ];
+    for (const language of LANGUAGES) for (const url of urls) expect(programFor(language, [webhook(url)], header), `${language} ${url}`).toContain(url);
+  });
+
   it("writes a url with a harmless query, and never a baseUrl's userinfo in the header", () => {
     for (const language of LANGUAGES) {
       const code = programFor(language, [webhook("https://hooks.example.com/in?source=svc")], {

@@ -1,6 +1,6 @@
 /** api_v3 wire format: request encoding, error mapping and response validation (MockAgent, no network). */
 import { describe, expect, it } from "vitest";
-import { AppToken, SvcApiError, SvcHttpError, SvcResponseError, SvcValidationError } from "../../sdk";
+import { AppToken, paginate, SvcApiError, SvcHttpError, SvcResponseError, SvcValidationError } from "../../sdk";
 import { KS, PARTNER_ID, apiError, appTokenJson, harness, recorder } from "./helpers";
 
 const P = "/api_v3/service/appToken/action";
@@ -236,5 +236,74 @@ describe("pagination", () => {
     const first3 = await client.appTokens.iterate({}, { pageSize: 2 }).toArray({ limit: 3 });
     expect(first3.map((t) => t.id)).toEqual(["a", "b", "c"]);
     expect(bodies).toHaveLength(5);
+  });
+
+  describe("a platform that never ends a list (issue 39, finding 10)", () => {
+    // Full pages for ever, the totalCount always one page ahead: nothing the pager reads ends the list.
+    const endless = (pageSize: number) => async (pageIndex: number) => ({
+      objects: Array.from({ length: pageSize }, (_, i) => ({ id: `${pageIndex}_${i}` })),
+      totalCount: (pageIndex + 1) * pageSize,
+    });
+
+    it("fails past 100,000 items by default, never returning a silently cut list", async () => {
+      let pages = 0;
+      const fetchPage = endless(10);
+      const walk = paginate(async (pageIndex) => {
+        pages++;
+        return fetchPage(pageIndex);
+      }, 10).toArray();
+      await expect(walk).rejects.toMatchObject({
+        code: "LIST_TOO_LONG",
+        message: expect.stringMatching(/^a list: the list did not end within maxItems \(100000\)/),
+      });
+      expect(pages).toBe(10_000);
+    });
+
+    it("through the client: the error names the list call, the bound and what to do; maxItems and maxBytes are the client's options", async () => {
+      const { pool, client } = harness();
+      const answer = (opts: { body?: unknown }) => {
+        const index = Number(new URLSearchParams(String(opts.body)).get("pager[pageIndex]"));
+        return {
+          statusCode: 200,
+          data: {
+            objects: [appTokenJson({ id: `0_${index}a` }), appTokenJson({ id: `0_${index}b` })],
+            totalCount: (index + 1) * 2,
+            objectType: "SvcAppTokenListResponse",
+          },
+        };
+      };
+      pool
+        .intercept({ path: `${P}/list`, method: "POST" })
+        .reply(answer)
+        .persist();
+
+      const byItems = client.appTokens.iterate({}, { pageSize: 2, maxItems: 6 }).toArray();
+      await expect(byItems).rejects.toMatchObject({ code: "LIST_TOO_LONG", service: "appToken", action: "list" });
+      await expect(byItems).rejects.toThrow(
+        /^appToken\.list: the list did not end within maxItems \(6\); 6 items were read .*raise the bound \(iterate's maxItems or maxBytes option\)$/,
+      );
+
+      // The answers' own bytes count (each answer here is a few hundred bytes): the third page passes 1,000.
+      const seen: string[] = [];
+      const byBytes = (async () => {
+        for await (const token of client.appTokens.iterate({}, { pageSize: 2, maxBytes: 1_000 })) seen.push(token.id);
+      })();
+      await expect(byBytes).rejects.toThrow(/^appToken\.list: the list did not end within maxBytes \(1000\); \d+ bytes of answers were read/);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.length).toBeLessThan(10);
+
+      // A bound that is not a count is refused before any call.
+      expect(() => client.templates.iterate({}, { maxItems: 0 })).toThrow(
+        /^eventnotification_eventnotificationtemplate\.list: maxItems must be a whole number of at least 1$/,
+      );
+    });
+
+    it("a list that ends at its bound exactly is read whole", async () => {
+      const items = await paginate(async (pageIndex) => ({ objects: [{ id: pageIndex }, { id: -pageIndex }], totalCount: 6 }), {
+        pageSize: 2,
+        maxItems: 6,
+      }).toArray();
+      expect(items).toHaveLength(6);
+    });
   });
 });

@@ -13,7 +13,7 @@ import { inspect } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort, startPostgres, type PostgresServer } from "../../scripts/postgresServer";
 import { PostgresReplayStore, postgresReplaySchema } from "../../sdk";
-import { replayStoreConformance } from "../support/replayStoreConformance";
+import { replayStoreConformance, sharedStoreOwnership } from "../support/replayStoreConformance";
 import { startServerBeforeAll } from "../support/serverBeforeAll";
 
 interface PgClient {
@@ -67,6 +67,13 @@ replayStoreConformance("PostgresReplayStore", {
   make: async () => {
     const table = `replay_conformance_${++tables}`;
     return { store: open({ table }), twin: async () => open({ table }) };
+  },
+});
+
+sharedStoreOwnership("PostgresReplayStore", {
+  make: async () => {
+    const table = `replay_ownership_${++tables}`;
+    return async (options = {}) => open({ table, ...options });
   },
 });
 

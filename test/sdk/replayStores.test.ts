@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { MemoryReplayStore, postgresReplaySchema, SqliteReplayStore } from "../../sdk";
-import { replayStoreConformance } from "../support/replayStoreConformance";
+import { replayStoreConformance, sharedStoreOwnership } from "../support/replayStoreConformance";
 
 const folder = mkdtempSync(join(tmpdir(), "svc-replay-stores-"));
 const opened: SqliteReplayStore[] = [];
@@ -34,6 +34,13 @@ replayStoreConformance("SqliteReplayStore", {
   make: async () => {
     const path = join(folder, `conformance-${++files}.db`);
     return { store: openSqlite(path), twin: async () => openSqlite(path) };
+  },
+});
+
+sharedStoreOwnership("SqliteReplayStore", {
+  make: async () => {
+    const path = join(folder, `ownership-${++files}.db`);
+    return async (options = {}) => openSqlite(path, options);
   },
 });
 

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import type { ReplayStore } from "../../sdk";
+import type { ReplayStore, ReplayStoreOwnership } from "../../sdk";
 
 export interface StoreUnderTest {
   /** A fresh store on a fresh table or file; `twin()` a second instance on the same data (another process's view). */
@@ -87,7 +87,7 @@ export function replayStoreConformance(name: string, subject: StoreUnderTest): v
       expect(await store.claim(key, HOUR, "b")).toBe("claimed");
     });
 
-    it("calls without an owner keep the behaviour stores had before owners (they match each other)", async () => {
+    it("calls without an owner on one instance match each other", async () => {
       const { store } = await subject.make();
       const key = fresh("unowned");
       expect(await store.claim(key, HOUR)).toBe("claimed");
@@ -116,6 +116,52 @@ export function replayStoreConformance(name: string, subject: StoreUnderTest): v
         expect(results.filter((r) => r === "claimed")).toHaveLength(1);
         expect(results.filter((r) => r === "in-progress")).toHaveLength(15);
       }
+    });
+  });
+}
+
+export interface SharedStoreUnderTest {
+  /** A fresh file or table, and a maker of instances on it (each another process's view) with the given options. */
+  make(): Promise<(options?: ReplayStoreOwnership) => Promise<ReplayStore>>;
+}
+
+/**
+ * Issue 39, finding 16: the stores several processes share (SQLite, PostgreSQL). A call without an owner acts for
+ * the instance that receives it: another instance's `release` or `complete` without an owner never frees or
+ * completes its claim, unless both are told to share unowned claims.
+ */
+export function sharedStoreOwnership(name: string, subject: SharedStoreUnderTest): void {
+  describe(`ReplayStore ownership across instances: ${name}`, () => {
+    it("by default, another instance's release or complete without an owner changes nothing of this one's claim", async () => {
+      const open = await subject.make();
+      const [store, other] = [await open(), await open()];
+      const key = fresh("instance-owned");
+      expect(await store.claim(key, HOUR)).toBe("claimed");
+      await other.release(key);
+      expect(await other.claim(key, HOUR)).toBe("in-progress");
+      await other.complete(key, HOUR);
+      expect(await other.claim(key, HOUR, "next")).toBe("in-progress");
+      // Its own instance still releases it (and completes it) without an owner.
+      await store.release(key);
+      expect(await other.claim(key, HOUR)).toBe("claimed");
+      await other.complete(key, HOUR);
+      expect(await store.claim(key, HOUR)).toBe("duplicate");
+    });
+
+    it("shareUnownedClaims: true on both: a release without an owner from either frees the claim", async () => {
+      const open = await subject.make();
+      const [store, other] = [await open({ shareUnownedClaims: true }), await open({ shareUnownedClaims: true })];
+      const key = fresh("shared");
+      expect(await store.claim(key, HOUR)).toBe("claimed");
+      await other.release(key);
+      expect(await other.claim(key, HOUR)).toBe("claimed");
+      await store.complete(key, HOUR);
+      expect(await other.claim(key, HOUR)).toBe("duplicate");
+    });
+
+    it("an option that is not true or false is refused", async () => {
+      const open = await subject.make();
+      await expect(async () => open({ shareUnownedClaims: "yes" as unknown as boolean })).rejects.toThrow(/"shareUnownedClaims" must be true or false/);
     });
   });
 }
