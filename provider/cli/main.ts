@@ -15,8 +15,6 @@
  *   pulumi-svc recover --stack <name> [--yes] [--cwd <program dir>]
  * settles what a run that died left (pending creates, objects the platform made that no state records), through
  * the user's `pulumi` CLI on the stack's backend; a dry run without --yes (recover.ts, docs/design.md).
- *   pulumi-svc shared [--plugin <file>] -- <command...>
- * runs the command with one plugin process for every svc provider of it (shared.ts, docs/plugin.md).
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
@@ -28,7 +26,6 @@ import { resolveConnection, SETTINGS } from "../core/connection";
 import { displayed } from "./asciiLiteral";
 import { parseJsonInput } from "./jsonInput";
 import { EXIT_CODES, recover } from "./recover";
-import { runShared } from "./shared";
 import { writePrivateFiles } from "./privateFiles";
 import { importFile } from "./takeoverCode";
 import { isGoPackageName } from "./takeoverGo";
@@ -204,17 +201,6 @@ program
   .action(async (options: { stack: string; yes?: boolean; cwd?: string }) => {
     const result = await recover(options);
     process.exitCode = EXIT_CODES[result.outcome];
-  });
-
-program
-  .command("shared")
-  .description(
-    "run a Pulumi command (or a script that runs Pulumi) with one plugin process serving every svc provider, instead of one process per explicit provider; e.g. pulumi-svc shared -- pulumi up --yes",
-  )
-  .argument("<command...>", "the command and its arguments (after --)")
-  .option("--plugin <file>", "the plugin to serve from (default: the one this package ships)")
-  .action(async (command: string[], options: { plugin?: string }) => {
-    process.exitCode = await runShared(command, options);
   });
 
 if (require.main === module) {
