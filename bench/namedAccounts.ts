@@ -40,6 +40,8 @@ export async function benchNamedAccounts(log?: (line: string) => void): Promise<
       ...(log ? { log } : {}),
     });
     comparisons.push({ accounts: shape.accounts, perAccount: shape.perAccount, result });
+    // Each comparison as it ends (the second takes long): its table on stderr.
+    process.stderr.write(`${renderNamedAccounts({ comparisons: [comparisons.at(-1)!] })}\n`);
   }
   return { comparisons };
 }
