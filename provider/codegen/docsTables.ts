@@ -170,6 +170,9 @@ function settingsSection(): string[] {
   ];
 }
 
+/** A Pulumi YAML reference, `${name}`, as the docs print it. */
+const yamlRef = (name: string) => `$\{${name}}`;
+
 /** Named accounts (`accounts`, `account`) and the move of a stack to them, step by step. */
 function namedAccountsSection(): string[] {
   return [
@@ -233,11 +236,11 @@ function namedAccountsSection(): string[] {
     "resources:",
     "  eu:",
     "    type: pulumi:providers:svc",
-    "    properties: { baseUrl: https://api.example.com/api_v3, partnerId: 102, adminSecret: ${euAdminSecret} }",
+    `    properties: { baseUrl: https://api.example.com/api_v3, partnerId: 102, adminSecret: ${yamlRef("euAdminSecret")} }`,
     "  pipeline:",
     "    type: svc:index:AppToken",
     "    properties: { description: Pipeline }",
-    "    options: { provider: ${eu} }",
+    `    options: { provider: ${yamlRef("eu")} }`,
     "# after",
     "resources:",
     "  pipeline:",
