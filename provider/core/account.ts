@@ -42,6 +42,14 @@ export function accountChange(
   const partnerMoved = oldPartner !== undefined && oldPartner !== target.partnerId;
   const urlMoved = oldUrl !== undefined && explicitAfter && !sameBaseUrl(oldUrl, target.baseUrl);
   if (!partnerMoved && !urlMoved) return false;
+  // A named account whose entry now reaches another partner than the one this resource lives in: its delete would go
+  // there too (the state holds the name, not the connection), so it is neither replaced nor followed.
+  if (before.account !== undefined && reachable !== undefined && oldPartner !== undefined && reachable.partnerId !== oldPartner) {
+    throw new ProviderError(
+      `this resource lives in partner ${oldPartner}, but its account "${before.account}" now reaches partner ${reachable.partnerId}: ` +
+        `put that account's previous partner back, or add the new account under another name and move the resource to it (a replacement)`,
+    );
+  }
   // The provider's own account moved under a resource that names none, and the provider still serves its partner by
   // name: its delete would go to the new own account, so it is neither replaced nor followed; naming the account keeps it.
   if (!explicitBefore && !explicitAfter && oldPartner !== undefined) {

@@ -60,6 +60,26 @@ describe("named accounts on the dynamic providers", () => {
     expect(checked.failures).toEqual([{ property: "account", reason: 'account: account "east" is unknown: this provider knows "north", "south"' }]);
   });
 
+  it("refuses a resource whose named account now reaches another partner (its delete would go there too)", async () => {
+    const handlers = tokens();
+    const made = await handlers.create((await handlers.check({}, { description: "stays north", account: "north" })).inputs);
+    const other = new ProviderProcess();
+    const config: Record<string, string> = {
+      "svc:baseUrl": emulator.baseUrl,
+      "svc:accounts": JSON.stringify({ north: { partnerId: partners[1]!.id, adminSecret: partners[1]!.adminSecret } }),
+    };
+    other.configure({ get: (key) => config[key] }, {});
+    try {
+      const news = (await handlersFor(RESOURCES.AppToken, other).check({}, { description: "stays north", account: "north" })).inputs;
+      await expect(handlersFor(RESOURCES.AppToken, other, "replace").diff(made.id, made.outs, news)).rejects.toThrow(
+        `this resource lives in partner ${partners[0]!.id}, but its account "north" now reaches partner ${partners[1]!.id}`,
+      );
+    } finally {
+      await other.close();
+    }
+    await handlers.delete(made.id, made.outs);
+  });
+
   it("moves a resource from a connection to the name of the same account without a platform call", async () => {
     const handlers = tokens();
     const connection = { partnerId: partners[0]!.id, adminSecret: partners[0]!.adminSecret };
