@@ -2,7 +2,9 @@
  * One sdk client per connection for the life of the provider process: the engine runs one dynamic provider process
  * per deployment, so every resource of an `up` shares one session (a handful of session.start calls, not one per
  * resource), one keep-alive connection pool, one limit of requests in flight (`svc:maxConcurrency`) and one backoff
- * when the platform answers 429. Connections resolve against the stack config that `configure` gave.
+ * when the platform answers 429. Connections resolve against the stack config that `configure` gave. Named accounts
+ * (`svc:accounts`, namedAccounts.ts) are connections too: each account its own client and session, the sockets to one
+ * platform origin shared by all of them.
  */
 import type { Dispatcher } from "undici";
 import type { SvcClient, TransportEvent } from "../../sdk";
@@ -53,7 +55,7 @@ export interface ClientCacheOptions {
 }
 
 /** A resource's or a function's choice of account, or undefined (the provider's own). */
-export type ChoiceOrConnection = AccountChoice | undefined;
+export type AccountChoiceOrOwn = AccountChoice | undefined;
 
 export class ClientCache {
   private stackConfig: ConfigLookup = () => undefined;
@@ -105,7 +107,7 @@ export class ClientCache {
    * connection; a ConnectionError when the name is unknown or `svc:accounts` is unreadable. A choice of both is
    * refused at check; here the account wins.
    */
-  private explicitOf(choice: ChoiceOrConnection): { input: ConnectionInput | undefined; label?: ExplicitLabel } {
+  private explicitOf(choice: AccountChoiceOrOwn): { input: ConnectionInput | undefined; label?: ExplicitLabel } {
     if (choice?.account === undefined) return { input: choice?.connection };
     if (this.accountsProblem) throw new ConnectionError(this.accountsProblem);
     const entry = this.namedAccounts.get(choice.account);
@@ -125,7 +127,7 @@ export class ClientCache {
    * What is wrong with the connection this resource would use, before any call (for check, so that `pulumi preview`
    * reports missing stack config); undefined when it resolves. Never includes a secret.
    */
-  connectionProblem(choice: ChoiceOrConnection): string | undefined {
+  connectionProblem(choice: AccountChoiceOrOwn): string | undefined {
     try {
       const { input, label } = this.explicitOf(choice);
       resolveConnection(input, this.stackConfig, this.environment, label);
@@ -137,7 +139,7 @@ export class ClientCache {
   }
 
   /** The account a connection reaches (base URL and partner id), or undefined when it does not resolve. */
-  accountOf(choice: ChoiceOrConnection): Account | undefined {
+  accountOf(choice: AccountChoiceOrOwn): Account | undefined {
     try {
       const { baseUrl, partnerId } = this.resolved(choice).account;
       return { baseUrl, partnerId };
@@ -147,14 +149,14 @@ export class ClientCache {
     }
   }
 
-  clientFor(choice: ChoiceOrConnection): SvcClient {
+  clientFor(choice: AccountChoiceOrOwn): SvcClient {
     const resolved = this.resolved(choice);
     resolved.client ??= this.resolvedClient(choice);
     return resolved.client;
   }
 
   /** What `explicit` resolves to, found by its texts or resolved now (a ConnectionError is thrown each time, never kept). */
-  private resolved(choice: ChoiceOrConnection): ResolvedTexts {
+  private resolved(choice: AccountChoiceOrOwn): ResolvedTexts {
     const { input: explicit, label } = this.explicitOf(choice);
     const texts = connectionTexts(explicit, this.stackConfig, this.environment, label);
     const textsKey = JSON.stringify(texts.plain);
@@ -169,7 +171,7 @@ export class ClientCache {
   }
 
   /** The client of the connection `explicit` resolves to: one per distinct connection, made at its first use. */
-  private resolvedClient(choice: ChoiceOrConnection): SvcClient {
+  private resolvedClient(choice: AccountChoiceOrOwn): SvcClient {
     const { input: explicit, label } = this.explicitOf(choice);
     const connection = resolveConnection(explicit, this.stackConfig, this.environment, label);
     const key = connectionKey(connection);
