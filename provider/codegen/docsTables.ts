@@ -254,7 +254,8 @@ function namedAccountsSection(): string[] {
     "```",
     "",
     "Tested through the engine: `test/accounts/namedAccounts.test.ts` (TypeScript) and",
-    "`test/accounts/namedAccountsYaml.test.ts` (YAML), each with 5 named accounts.",
+    "`test/accounts/namedAccountsYaml.test.ts` (YAML), each with 5 named accounts, and",
+    "`test/accounts/namedAccountsDynamic.test.ts` (the dynamic providers, `svc:accounts` set by path).",
     "",
   ];
 }
