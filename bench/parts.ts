@@ -8,6 +8,7 @@ import { emulatorPart } from "./emulator";
 import { engineLogPart } from "./engineLog";
 import { functionsPart } from "./functions";
 import { listingPart } from "./listing";
+import { namedAccountsPart } from "./namedAccounts";
 import { pluginProcessPart } from "./pluginProcess";
 import { providerPart } from "./providerPart";
 import { receiversPart } from "./receivers";
@@ -28,6 +29,7 @@ const PART_TABLE = {
   takeover: { part: takeoverPart, runs: "scale" },
   pluginProcess: { part: pluginProcessPart, runs: "scale" },
   scale: { part: scalePart, runs: "scale" },
+  namedAccounts: { part: namedAccountsPart, runs: "scale" },
   receivers: { part: receiversPart, runs: "default" },
   recover: { part: recoverPart, runs: "default" },
 } as const;

@@ -6,11 +6,10 @@
  *   - shape (a): N AppTokens on one account, on the dynamic provider and on the native plugin,
  *   - shape (b): 20 accounts x N/20 resources (AppTokens, HTTP and email templates mixed), on the dynamic providers
  *     (an explicit `connection` per resource), on the plugin (20 explicit providers, 20 plugin processes) and on the
- *     plugin with one shared process for the 20 providers (accountsShared),
- *   - the same accounts with AppTokens alone, on the plugin (accountTokensPlugin), on the plugin with one shared process
- *     for all 20 providers (accountTokensShared: `pulumi-svc shared`, one process started per operation), and on 20
- *     explicit providers of the no-op native plugin (floorNativeAccounts: the engine's own cost of 20 plugin
- *     processes, no provider goes below),
+ *     plugin with named accounts (accountsNamed: one provider, `svc:accounts`, each resource's `account`),
+ *   - the same accounts with AppTokens alone, on the plugin (accountTokensPlugin), with named accounts
+ *     (accountTokensNamed: one plugin process for all 20 accounts), and on 20 explicit providers of the no-op native
+ *     plugin (floorNativeAccounts: the engine's own cost of 20 plugin processes, no provider goes below),
  * (`accounts` changes the 20: the shape of 100 accounts x 10 is `--scale-accounts 100` at N = 1,000),
  * one run each (the sizes are big), programs taking turns going first. Per operation: wall time, its ratio to the
  * floor's in the same run, CPU of the program, the provider process(es) and the rest, the provider's peak memory
@@ -25,7 +24,6 @@ import { tmpdir } from "node:os";
 import { benchStack, fixturesDir, repoRoot, type BenchStack } from "./engine";
 import { buildNoopPlugin } from "./noopPluginBuild";
 import { startEmulatorProcess } from "./emulatorProcess";
-import { startSharedProvider } from "../provider/shared/sharedProvider";
 
 export const SCALE_OPERATIONS = ["up", "preview", "refresh", "update", "destroy"] as const;
 export type ScaleOperation = (typeof SCALE_OPERATIONS)[number];
@@ -39,8 +37,8 @@ export const SCALE_PROGRAMS = [
   "accountsPlugin",
   "floorNativeAccounts",
   "accountTokensPlugin",
-  "accountTokensShared",
-  "accountsShared",
+  "accountTokensNamed",
+  "accountsNamed",
 ] as const;
 export type ScaleProgram = (typeof SCALE_PROGRAMS)[number];
 export const isScaleProgram = (name: string): name is ScaleProgram => (SCALE_PROGRAMS as readonly string[]).includes(name);
@@ -52,13 +50,13 @@ const MANY_ACCOUNTS: readonly ScaleProgram[] = [
   "accountsPlugin",
   "floorNativeAccounts",
   "accountTokensPlugin",
-  "accountTokensShared",
-  "accountsShared",
+  "accountTokensNamed",
+  "accountsNamed",
 ];
 /** The programs that declare one explicit provider per account (one plugin process each). */
-const EXPLICIT_PROVIDERS: readonly ScaleProgram[] = ["accountsPlugin", "floorNativeAccounts", "accountTokensPlugin", "accountTokensShared", "accountsShared"];
-/** The programs whose providers are all served by one shared plugin process per operation (`pulumi-svc shared`). */
-const SHARED_PROCESS: readonly ScaleProgram[] = ["accountTokensShared", "accountsShared"];
+const EXPLICIT_PROVIDERS: readonly ScaleProgram[] = ["accountsPlugin", "floorNativeAccounts", "accountTokensPlugin"];
+/** The programs of named accounts: one provider (stack config `svc:accounts`), each resource naming its account. */
+const NAMED_ACCOUNTS: readonly ScaleProgram[] = ["accountTokensNamed", "accountsNamed"];
 
 export interface ScaleSample {
   ms: number;
@@ -140,19 +138,22 @@ export async function benchScale(
       accountsPlugin: () => accountsPluginStack(plugin),
       floorNativeAccounts: async () => accountsPluginStack(await buildNoopPlugin(noopPluginDir)),
       accountTokensPlugin: () => accountsPluginStack(plugin),
-      accountTokensShared: () => accountsPluginStack(plugin),
-      accountsShared: () => accountsPluginStack(plugin),
+      accountTokensNamed: () => accountsPluginStack(plugin, "accountsNamed"),
+      accountsNamed: () => accountsPluginStack(plugin, "accountsNamed"),
     };
     for (const p of programs) {
       const made = await makers[p]();
       stacks[p] = made;
       if (p === "floorNative" || p === "tokensDynamic" || p === "tokensPlugin") await made.stack.setAllConfig(single);
       if (MANY_ACCOUNTS.includes(p)) {
+        // Named accounts: `svc:accounts` maps a0..aN to each account's connection (a secret, as a reseller's stack holds it).
+        const named = Object.fromEntries(accounts.map((a, i) => [`a${i}`, { baseUrl: a.baseUrl, partnerId: a.partnerId, adminSecret: a.adminSecret }]));
         await made.stack.setAllConfig({
           accountCount: { value: String(accountCount) },
-          accounts: { value: JSON.stringify(accounts), secret: true },
-          ...(p === "floorNativeAccounts" || p === "accountTokensPlugin" || p === "accountTokensShared" ? { tokensOnly: { value: "true" } } : {}),
-          ...(p === "accountsShared" ? { tag: { value: "shared" } } : {}),
+          ...(NAMED_ACCOUNTS.includes(p)
+            ? { "svc:accounts": { value: JSON.stringify(named), secret: true } }
+            : { accounts: { value: JSON.stringify(accounts), secret: true } }),
+          ...(p === "floorNativeAccounts" || p === "accountTokensPlugin" || p === "accountTokensNamed" ? { tokensOnly: { value: "true" } } : {}),
         });
       }
     }
@@ -216,9 +217,9 @@ export async function benchScale(
   }
 }
 
-/** The many-accounts program on the plugin in `pluginDir` (the real one or the no-op one). */
-async function accountsPluginStack(pluginDir: string): Promise<BenchStack> {
-  const made = await benchStack("accountsPlugin", { pluginDir });
+/** A many-accounts program (explicit providers, or named accounts) on the plugin in `pluginDir` (the real one or the no-op one). */
+async function accountsPluginStack(pluginDir: string, program: "accountsPlugin" | "accountsNamed" = "accountsPlugin"): Promise<BenchStack> {
+  const made = await benchStack(program, { pluginDir });
   cpSync(join(fixturesDir, "accounts", "shape.js"), join(made.stack.workspace.workDir, "shape.js"));
   return made;
 }
@@ -242,24 +243,11 @@ async function measure(
   bench.clearProbe();
   const cpuBefore = childrenCpuMicros();
   const start = performance.now();
-  // The shared process is started and stopped within the measure (as `pulumi-svc shared` does around a command),
-  // with the stack's environment: the probe records it as the provider, and its CPU counts once it has exited.
-  const shared = SHARED_PROCESS.includes(program)
-    ? await startSharedProvider({ plugin: join(plugin, "pulumi-resource-svc"), env: { ...process.env, ...stack.workspace.envVars } })
-    : undefined;
   let changes: Record<string, number> | undefined;
-  try {
-    if (shared) stack.workspace.envVars.PULUMI_DEBUG_PROVIDERS = shared.debugProviders();
-    if (op === "up" || op === "update") changes = (await stack.up({ signal })).summary.resourceChanges;
-    else if (op === "preview") changes = (await stack.preview({ signal })).changeSummary;
-    else if (op === "refresh") changes = (await stack.refresh({ signal })).summary.resourceChanges;
-    else changes = (await stack.destroy({ signal })).summary.resourceChanges;
-  } finally {
-    if (shared) {
-      delete stack.workspace.envVars.PULUMI_DEBUG_PROVIDERS;
-      await shared.stop();
-    }
-  }
+  if (op === "up" || op === "update") changes = (await stack.up({ signal })).summary.resourceChanges;
+  else if (op === "preview") changes = (await stack.preview({ signal })).changeSummary;
+  else if (op === "refresh") changes = (await stack.refresh({ signal })).summary.resourceChanges;
+  else changes = (await stack.destroy({ signal })).summary.resourceChanges;
   const ms = performance.now() - start;
   const cpuTotal = (childrenCpuMicros() - cpuBefore) / 1e6;
   if (op === "destroy") await stack.setConfig("rev", { value: "" });

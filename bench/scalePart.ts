@@ -45,7 +45,7 @@ function renderScale(r: ScaleBenchResult): string {
     ),
   );
   return [
-    `  engine ${r.engine}; floor = N no-op dynamic resources; floorNative = N AppTokens on a no-op native plugin (native ratios are against it); tokens = N AppTokens on one account; accounts = ${r.accounts} accounts x N/${r.accounts} mixed resources; accountTokens the same accounts with AppTokens, *Shared with one shared plugin process for all the accounts' providers, floorNativeAccounts those on ${r.accounts} no-op native plugins (accounts CPU ratios are against it)`,
+    `  engine ${r.engine}; floor = N no-op dynamic resources; floorNative = N AppTokens on a no-op native plugin (native ratios are against it); tokens = N AppTokens on one account; accounts = ${r.accounts} accounts x N/${r.accounts} mixed resources; accountTokens the same accounts with AppTokens, *Named with named accounts (one provider, one plugin process for all the accounts), floorNativeAccounts those on ${r.accounts} no-op native plugins (accounts CPU ratios are against it)`,
     table(
       [
         "N",

@@ -22,17 +22,6 @@ export interface ServedMethod {
 export interface GrpcServerOptions {
   /** The largest request message taken, in bytes (RESOURCE_EXHAUSTED above it). */
   maxReceiveMessageBytes: number;
-  /**
-   * Methods of each connection's own (the shared process, sharedServer.ts): called when a connection opens, its
-   * `close` when it has closed. Without it, every connection is served by the same `methods`.
-   */
-  perConnection?: (session: http2.ServerHttp2Session) => ConnectionMethods;
-}
-
-/** What one connection is served by, and how to end it once the connection has closed. */
-export interface ConnectionMethods {
-  methods: ReadonlyMap<string, ServedMethod>;
-  close(): void;
 }
 
 export interface RunningGrpcServer {
@@ -46,19 +35,13 @@ export async function serveGrpc(methods: ReadonlyMap<string, ServedMethod>, opti
   // Session memory: node's default (10 MiB) refuses new streams while a large request is buffered; grpc-js lifts it too.
   const server = http2.createServer({ maxSessionMemory: Number.MAX_SAFE_INTEGER });
   const sessions = new Set<http2.ServerHttp2Session>();
-  const connectionMethods = new WeakMap<http2.Http2Session, ReadonlyMap<string, ServedMethod>>();
   server.on("session", (session) => {
     sessions.add(session);
-    const own = options.perConnection?.(session);
-    if (own) connectionMethods.set(session, own.methods);
-    session.on("close", () => {
-      sessions.delete(session);
-      own?.close();
-    });
+    session.on("close", () => sessions.delete(session));
     // A peer's protocol error ends its connection only; the process and the other connections go on.
     session.on("error", () => session.destroy());
   });
-  server.on("stream", (stream, headers) => serveCall(stream, headers, (stream.session && connectionMethods.get(stream.session)) ?? methods, options));
+  server.on("stream", (stream, headers) => serveCall(stream, headers, methods, options));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {

@@ -33,9 +33,11 @@ export class FunctionInvoker {
     const definition = this.functions.get(token);
     if (!definition) throw new Error(this.unknown(token));
     const raw = (request.getArgs()?.toJavaScript() ?? {}) as Props;
-    const args = checkArguments(definition, unwrapSecrets(raw) as Props);
+    const { account, ...args } = checkArguments(definition, unwrapSecrets(raw) as Props);
+    // The account searched: a named one (`account`), or the provider's own; an unknown name fails before any call.
+    const ctx = this.session.contextOfChoice(typeof account === "string" ? { account } : {});
     // A failure may quote an argument ("not found: <id>"): one that came as a secret is hidden.
-    const result = (await definition.invoke(this.session.contextFor(undefined), args).catch((error: unknown) => {
+    const result = (await definition.invoke(ctx, args).catch((error: unknown) => {
       throw withoutSecretTexts(error, secretTexts(raw));
     })) as Props;
     // A secret argument, at any depth, makes the whole result secret: which field it went into is not known.

@@ -12,8 +12,6 @@ import { ProviderServer } from "./providerServer";
 import { PLUGIN_VERSION } from "../provider/core/pluginRelease";
 
 async function main(): Promise<void> {
-  // `--shared`: one process for every svc provider of an operation, each connection its own provider (sharedServer.ts).
-  if (process.argv.includes("--shared")) return mainShared();
   // Diagnostics go to the engine that started us (its address is our argument), attached to each resource's URN;
   // SVC_ENGINE_LOG=off sends none (the bench's baseline; the events file does not depend on it).
   const engineAddress = engineAddressOf(process.argv.slice(2));
@@ -29,13 +27,6 @@ async function main(): Promise<void> {
   process.stdout.write(`${port}\n`);
   // The engine ends the plugin with a signal, before Node's own write of the compile cache at exit: write it now.
   (nodeModule as { flushCompileCache?: () => void }).flushCompileCache?.();
-}
-
-async function mainShared(): Promise<void> {
-  const { serveShared, exitWhenParentGoes } = require("./sharedServer") as typeof import("./sharedServer");
-  const server = await serveShared(loadRuntime, PLUGIN_VERSION, loadSdk);
-  exitWhenParentGoes(server);
-  process.stdout.write(`${server.port}\n`);
 }
 
 /**

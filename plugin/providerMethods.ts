@@ -94,17 +94,3 @@ export const MAX_REQUEST_BYTES = 400 * 1024 * 1024;
 export function serveProvider(handlers: ProviderHandlers): Promise<RunningGrpcServer> {
   return serveGrpc(servedMethods(handlers), { maxReceiveMessageBytes: MAX_REQUEST_BYTES });
 }
-
-/**
- * Serves the protocol with handlers of each connection's own (the shared process, sharedServer.ts): `handlersOf` is
- * called when a connection opens, its `close` once the connection has closed.
- */
-export function serveProviderPerConnection(handlersOf: () => { handlers: ProviderHandlers; close(): void }): Promise<RunningGrpcServer> {
-  return serveGrpc(new Map(), {
-    maxReceiveMessageBytes: MAX_REQUEST_BYTES,
-    perConnection: () => {
-      const own = handlersOf();
-      return { methods: servedMethods(own.handlers), close: () => own.close() };
-    },
-  });
-}

@@ -10,8 +10,7 @@
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { SETTINGS } from "../provider/core/connection";
-import type { ConnectionInput } from "../provider/core/connectionInput";
+import { choiceOf } from "../provider/core/namedAccounts";
 import { PartialCreateError } from "../provider/core/errors";
 import type { DiagnosticsSink } from "../provider/core/operationLog";
 import type { ProviderProcessCore } from "../provider/core/providerProcessCore";
@@ -22,7 +21,9 @@ import { keyPaths, type Props, registerSecretTexts, secretPaths, unwrapSecrets, 
 import type { ProviderHandlers, Reply } from "./providerMethods";
 import { DIFF_FIELDS, plainStruct, READ_FIELDS } from "./plainRequests";
 import type { ResourceRuntime } from "./resourceRuntime";
-import { lookupOf, secretSettings, settingsFailures } from "./settings";
+import { isProviderSetting, lookupOf, secretSettings, settingsFailures } from "./settings";
+import { servesAccountOf, settingText } from "./accountMoves";
+import { sameValue } from "../provider/core/diff";
 
 type Call<T> = { request: T };
 
@@ -107,12 +108,16 @@ export class ProviderServer {
     respond(reply, async () => {
       const olds = unwrapSecrets(call.request.getOldInputs()?.toJavaScript() ?? call.request.getOlds()?.toJavaScript() ?? {}) as Props;
       const news = unwrapSecrets(call.request.getNews()?.toJavaScript() ?? {}) as Props;
-      const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((key) => key in SETTINGS);
-      const changed = keys.filter((key) => isUnknown(news[key]) || String(olds[key] ?? "") !== String(news[key] ?? ""));
+      const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter(isProviderSetting);
+      const changed = keys.filter((key) => isUnknown(news[key]) || !sameValue(settingText(olds[key]), settingText(news[key])));
       // Only an account the old config named can have moved: old inputs without one (the environment gave it, or the
       // old provider was the dynamic providers' host, as in a move to the plugin) leave it to each resource's diff,
       // which compares the partner in its state with the one the new config reaches.
-      const replaces = changed.filter((key) => (ACCOUNT_KEYS as readonly string[]).includes(key) && String(olds[key] ?? "") !== "");
+      const moved = changed.filter((key) => (ACCOUNT_KEYS as readonly string[]).includes(key) && String(olds[key] ?? "") !== "");
+      // The engine asks this too when a resource moves to this provider from another (an explicit provider of one
+      // account, moving to named accounts): an old account this provider still serves, as its own or by name (same
+      // partner and base URL), is no move; each resource's diff then holds its state's partner to where it now goes.
+      const replaces = moved.length > 0 && !servesAccountOf(olds, news) ? moved : [];
       return diffResponse(changed, replaces, false);
     });
   }
@@ -124,7 +129,7 @@ export class ProviderServer {
       if (Object.keys(args).length === 0) {
         for (const [key, value] of call.request.getVariablesMap().entries()) {
           const name = key.replace(/^svc:config:/, "").replace(/^svc:/, "");
-          if (name in SETTINGS) args[name] = value;
+          if (isProviderSetting(name)) args[name] = value;
         }
       }
       // The same checks as CheckConfig: a peer that skips it gets the reason here, before any resource runs.
@@ -204,8 +209,7 @@ export class ProviderServer {
       const props = unwrapSecrets(raw) as Props;
       const result = await resource.handlers.read(id, props);
       // Read by id alone (`pulumi import`, or .get): say which account was searched, not the engine's bare "does not exist".
-      if (!result.id && Object.keys(props).length === 0)
-        throw resources.notFound(resource.definition, id, this.session.accountNameOf(props.connection as ConnectionInput | undefined));
+      if (!result.id && Object.keys(props).length === 0) throw resources.notFound(resource.definition, id, this.session.accountNameOf(choiceOf(props)));
       const response = new provproto.ReadResponse().setId(result.id);
       if (!result.id || !result.props) return response;
       // A secret of the state or of the inputs stays one in both: read maps outputs back onto inputs.

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { ConnectionInput } from "../provider/core/connectionInput";
 import { SETTINGS } from "../provider/core/connection";
+import { ACCOUNTS_SETTING } from "../provider/core/namedAccounts";
 import { FUNCTIONS } from "../provider/definitions";
 import { fieldsOf, type InputField, type OutputField, type ResourceDefinition } from "../provider/definitions/define";
 import type { ArgumentField, FunctionDefinition } from "../provider/definitions/defineFunction";
@@ -137,7 +138,7 @@ function hasDefault(schema: z.ZodType): boolean {
  * plugin applies the same SVC_* fallback itself, under the rule that credentials never mix across sources).
  */
 function settingsSpec(withEnvironment: boolean) {
-  return Object.fromEntries(
+  const settings: Record<string, PropertySpec & { defaultInfo?: { environment: string[] } }> = Object.fromEntries(
     Object.entries(SETTINGS).map(([key, setting]) => [
       key,
       {
@@ -148,6 +149,14 @@ function settingsSpec(withEnvironment: boolean) {
       },
     ]),
   );
+  // Named accounts: a map of connections, a secret as a whole (it holds every account's credentials); no environment fallback.
+  settings[ACCOUNTS_SETTING.key] = {
+    type: "object",
+    additionalProperties: { $ref: `#/types/${CONNECTION_TYPE}` },
+    description: ACCOUNTS_SETTING.description,
+    secret: true,
+  };
+  return settings;
 }
 
 /** A named type of the schema: an enum of strings, or an object. */

@@ -7,7 +7,8 @@ import { parseAuth, type ClientAuth } from "./auth/credentials";
 import { createSessionManager } from "./auth/sessionSource";
 import type { SessionHandle, SessionManager } from "./auth/sessionManager";
 import { type CallOptions, HttpTransport, type TransportEvent } from "./transport";
-import type { RetryTuning } from "./transport/options";
+import { type RetryTuning, TRANSPORT_DEFAULTS } from "./transport/options";
+import { createAgent as createUndiciAgent } from "./transport/undiciParts";
 import { AppTokens } from "./platform/appTokens";
 import { EventNotificationTemplates } from "./platform/eventNotificationTemplates";
 import { EMAIL_TEMPLATES, type EmailTemplateTypes, HTTP_TEMPLATES } from "./platform/templateKinds";
@@ -146,4 +147,16 @@ export class SvcClient {
   close(): Promise<void> {
     return this.transport.close();
   }
+}
+
+/**
+ * An undici Agent for clients to share (the `dispatcher` option): a process serving many accounts of one platform
+ * keeps one pool of sockets per origin instead of one per client. The clients given it leave it open; its owner closes it.
+ */
+export function createAgent(options: { connections: number }): Dispatcher {
+  return createUndiciAgent({
+    connections: options.connections,
+    keepAliveTimeout: TRANSPORT_DEFAULTS.keepAliveTimeoutMs,
+    connect: { timeout: TRANSPORT_DEFAULTS.connectTimeoutMs },
+  });
 }

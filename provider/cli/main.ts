@@ -15,8 +15,6 @@
  *   pulumi-svc recover --stack <name> [--yes] [--cwd <program dir>] [--release-lock] [--since <time>] [--account-from-environment] [--expect-plan <digest>]
  * settles what a run that died left (pending creates, objects the platform made that no state records), through
  * the user's `pulumi` CLI on the stack's backend; a dry run without --yes (recover.ts, docs/design.md).
- *   pulumi-svc shared [--plugin <file>] -- <command...>
- * runs the command with one plugin process for every svc provider of it (shared.ts, docs/plugin.md).
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
@@ -29,7 +27,6 @@ import { DEFINITIONS } from "../definitions";
 import { displayed } from "./asciiLiteral";
 import { parseJsonInput } from "./jsonInput";
 import { EXIT_CODES, recover } from "./recover";
-import { runShared } from "./shared";
 import { writePrivateFiles } from "./privateFiles";
 import { importFile } from "./takeoverCode";
 import { isGoPackageName } from "./takeoverGo";
@@ -230,17 +227,6 @@ function parseTime(text: string): Date {
   }
   return time;
 }
-
-program
-  .command("shared")
-  .description(
-    "run a Pulumi command (or a script that runs Pulumi) with one plugin process serving every svc provider, instead of one process per explicit provider; e.g. pulumi-svc shared -- pulumi up --yes",
-  )
-  .argument("<command...>", "the command and its arguments (after --)")
-  .option("--plugin <file>", "the plugin to serve from (default: the one this package ships)")
-  .action(async (command: string[], options: { plugin?: string }) => {
-    process.exitCode = await runShared(command, options);
-  });
 
 if (require.main === module) {
   program.parseAsync(process.argv).then(

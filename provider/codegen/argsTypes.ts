@@ -3,6 +3,7 @@
  * input field's type from its zod schema as a program writes it (before defaults), every value a `pulumi.Input`,
  * a field of a named object type as that type's Args, and the provider's settings as `ProviderArgs`.
  */
+import { ACCOUNTS_SETTING } from "../core/namedAccounts";
 import { z } from "zod";
 import { SETTINGS } from "../core/settings";
 import { CONNECTION_FIELD, type InputField } from "../definitions/define";
@@ -100,12 +101,22 @@ export function objectArgsProperties(name: SchemaTypeName): Property[] {
 /** The explicit provider's settings, as a program passes them (every one optional). */
 export function providerArgsProperties(): Property[] {
   const tsType = { string: "string", integer: "number", boolean: "boolean" } as const;
-  return Object.entries(SETTINGS).map(([key, setting]) => ({
+  const settings: Property[] = Object.entries(SETTINGS).map(([key, setting]) => ({
     key,
     description: setting.description,
     optional: true,
     type: `pulumi.Input<${tsType[setting.type]}>`,
   }));
+  // Named accounts: each a connection (the provider wraps the whole map as a secret).
+  return [
+    ...settings,
+    {
+      key: ACCOUNTS_SETTING.key,
+      description: ACCOUNTS_SETTING.description,
+      optional: true,
+      type: "pulumi.Input<Record<string, pulumi.Input<ConnectionArgs>>>",
+    },
+  ];
 }
 
 /** An object type's body: `{`, one documented property a line, `}`. */

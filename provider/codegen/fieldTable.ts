@@ -4,6 +4,7 @@
  * modules), which would cost every `pulumi up` of a program (docs/bench.md). Rendered by `npm run generate`.
  */
 import { SECRET_SETTINGS } from "../core/settings";
+import { ACCOUNTS_SETTING } from "../core/namedAccounts";
 import { requiredInputs } from "./argsTypes";
 import { fieldsOf, type ResourceDefinition } from "../definitions/define";
 import type { ResourceFields } from "../resources/resourceFields";
@@ -45,6 +46,6 @@ export type ResourceType = keyof typeof FIELD_TABLE;
 export const isResourceType = (name: string): name is ResourceType => Object.hasOwn(FIELD_TABLE, name);
 
 /** The provider settings that are secrets (an explicit provider wraps them). */
-export const PROVIDER_SECRET_SETTINGS = ${JSON.stringify(SECRET_SETTINGS)} as const;
+export const PROVIDER_SECRET_SETTINGS = ${JSON.stringify([...SECRET_SETTINGS, ACCOUNTS_SETTING.key])} as const;
 `;
 }

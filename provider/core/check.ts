@@ -5,8 +5,8 @@
  */
 import type { z } from "zod";
 import { describeIssues } from "../../contract/issues";
-import type { ConnectionInput } from "./connectionInput";
 import type { ClientCache } from "./clients";
+import { choiceOf } from "./namedAccounts";
 import { isUnknown } from "./unknowns";
 
 export interface CheckFailure {
@@ -68,12 +68,22 @@ export function checkRequiredOnCreate(
 }
 
 /**
- * Adds a failure when the connection the resource would use cannot be resolved (missing stack config, say), so
- * `pulumi preview` reports it instead of the first create failing halfway through an `up`.
+ * Adds a failure when the account the resource would use cannot be resolved (missing stack config, an `account`
+ * name the provider does not know), so `pulumi preview` reports it instead of the first create failing halfway
+ * through an `up`. A failure about a named account names the `account` property (a name, never a secret).
  */
 export function checkConnection(result: CheckResult, connections: Pick<ClientCache, "connectionProblem">): void {
-  const connection = result.inputs.connection;
-  if (isUnknown(connection) || result.failures.some((f) => f.reason.startsWith("connection"))) return;
-  const message = connections.connectionProblem(connection as ConnectionInput | undefined);
-  if (message) result.failures.push({ property: "", reason: `connection: ${message}` });
+  const { connection, account } = result.inputs;
+  if (isUnknown(connection) || isUnknown(account)) return;
+  if (result.failures.some((f) => f.reason.startsWith("connection") || f.reason.startsWith("account"))) return;
+  if (account !== undefined && connection !== undefined) {
+    result.failures.push({
+      property: "account",
+      reason: "account: set `account` or `connection`, not both (`connection` is deprecated: name the account in the provider's `accounts`)",
+    });
+    return;
+  }
+  const message = connections.connectionProblem(choiceOf(result.inputs));
+  if (!message) return;
+  result.failures.push(account !== undefined ? { property: "account", reason: `account: ${message}` } : { property: "", reason: `connection: ${message}` });
 }

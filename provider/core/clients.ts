@@ -2,11 +2,15 @@
  * One sdk client per connection for the life of the provider process: the engine runs one dynamic provider process
  * per deployment, so every resource of an `up` shares one session (a handful of session.start calls, not one per
  * resource), one keep-alive connection pool, one limit of requests in flight (`svc:maxConcurrency`) and one backoff
- * when the platform answers 429. Connections resolve against the stack config that `configure` gave.
+ * when the platform answers 429. Connections resolve against the stack config that `configure` gave. Named accounts
+ * (`svc:accounts`, namedAccounts.ts) are connections too: each account its own client and session, the sockets to one
+ * platform origin shared by all of them.
  */
+import type { Dispatcher } from "undici";
 import type { SvcClient, TransportEvent } from "../../sdk";
 import type { ConnectionInput } from "./connectionInput";
-import { ConnectionError, connectionKey, connectionTexts, resolveConnection, type ConfigLookup } from "./connection";
+import { ConnectionError, connectionKey, connectionTexts, resolveConnection, type ConfigLookup, type ExplicitLabel } from "./connection";
+import { ACCOUNTS_SETTING, type AccountChoice, type NamedAccounts, NamedAccountsError, parseNamedAccounts, unknownAccountMessage } from "./namedAccounts";
 
 /** Retries per call: more than the sdk's 3, so that one `up` converges through a run of faults (0.4^11 ≈ 4e-5 per call at a 40% fault rate) (see docs/design.md). */
 export const PROVIDER_MAX_RETRIES = 10;
@@ -33,7 +37,14 @@ export interface Account {
  * The sdk, as the clients are made from it: called at the first client, not before (the plugin process answers
  * Configure without loading the sdk). Every caller hands the one sdk module its code imports (one set of error classes).
  */
-export type SdkLoader = () => { SvcClient: typeof SvcClient };
+export type SdkLoader = () => { SvcClient: typeof SvcClient; createAgent(options: { connections: number }): Dispatcher };
+
+/**
+ * Sockets to one platform origin, shared by every account's client of the process: an Agent per account was the
+ * largest cost of each account (its pool, its sockets and their TLS sessions); each client keeps its own session,
+ * limit of requests in flight and per-attempt timeouts (undici takes those per request).
+ */
+export const SHARED_AGENT_CONNECTIONS = 64;
 
 export interface ClientCacheOptions {
   sdk: SdkLoader;
@@ -43,8 +54,17 @@ export interface ClientCacheOptions {
   onEvent(event: TransportEvent): void;
 }
 
+/** A resource's or a function's choice of account, or undefined (the provider's own). */
+export type AccountChoiceOrOwn = AccountChoice | undefined;
+
 export class ClientCache {
   private stackConfig: ConfigLookup = () => undefined;
+  /** The provider's named accounts (`svc:accounts`), parsed at configure. */
+  private namedAccounts: NamedAccounts = new Map();
+  /** Why `svc:accounts` could not be read (kept: every resource naming an account reports it at check). */
+  private accountsProblem: string | undefined;
+  /** One undici Agent per platform origin, for every client (SHARED_AGENT_CONNECTIONS). */
+  private readonly agents = new Map<string, Dispatcher>();
   /** The environment source of the connection (process.env; the takeover command puts its flags in it). */
   private environment: NodeJS.ProcessEnv = process.env;
   private readonly clients = new Map<string, SvcClient>();
@@ -67,15 +87,50 @@ export class ClientCache {
     this.stackConfig = (key) => config.get(key);
     this.environment = env;
     this.byTexts.clear();
+    try {
+      this.namedAccounts = parseNamedAccounts(config.get(ACCOUNTS_SETTING.config));
+      this.accountsProblem = undefined;
+    } catch (error) {
+      if (!(error instanceof NamedAccountsError)) throw error;
+      this.namedAccounts = new Map();
+      this.accountsProblem = error.message;
+    }
+  }
+
+  /** The names of the provider's named accounts, sorted. */
+  accountNames(): string[] {
+    return [...this.namedAccounts.keys()].sort();
+  }
+
+  /**
+   * The explicit source a choice resolves with: the named account's entry (labelled `accounts.<name>`), or the
+   * connection; a ConnectionError when the name is unknown or `svc:accounts` is unreadable. A choice of both is
+   * refused at check; here the account wins.
+   */
+  private explicitOf(choice: AccountChoiceOrOwn): { input: ConnectionInput | undefined; label?: ExplicitLabel } {
+    if (choice?.account === undefined) return { input: choice?.connection };
+    if (this.accountsProblem) throw new ConnectionError(this.accountsProblem);
+    const entry = this.namedAccounts.get(choice.account);
+    if (!entry) throw new ConnectionError(unknownAccountMessage(choice.account, this.namedAccounts));
+    return { input: entry, label: `accounts.${choice.account}` };
+  }
+
+  /** Each named account's reach (base URL and partner id), for those that resolve. */
+  namedAccountsReach(): { name: string; account: Account }[] {
+    return this.accountNames().flatMap((name) => {
+      const account = this.accountOf({ account: name });
+      return account ? [{ name, account }] : [];
+    });
   }
 
   /**
    * What is wrong with the connection this resource would use, before any call (for check, so that `pulumi preview`
    * reports missing stack config); undefined when it resolves. Never includes a secret.
    */
-  connectionProblem(explicit: ConnectionInput | undefined): string | undefined {
+  connectionProblem(choice: AccountChoiceOrOwn): string | undefined {
     try {
-      resolveConnection(explicit, this.stackConfig, this.environment);
+      const { input, label } = this.explicitOf(choice);
+      resolveConnection(input, this.stackConfig, this.environment, label);
       return undefined;
     } catch (error) {
       if (error instanceof ConnectionError) return error.message;
@@ -84,9 +139,9 @@ export class ClientCache {
   }
 
   /** The account a connection reaches (base URL and partner id), or undefined when it does not resolve. */
-  accountOf(explicit: ConnectionInput | undefined): Account | undefined {
+  accountOf(choice: AccountChoiceOrOwn): Account | undefined {
     try {
-      const { baseUrl, partnerId } = this.resolved(explicit).account;
+      const { baseUrl, partnerId } = this.resolved(choice).account;
       return { baseUrl, partnerId };
     } catch (error) {
       if (error instanceof ConnectionError) return undefined;
@@ -94,19 +149,20 @@ export class ClientCache {
     }
   }
 
-  clientFor(explicit: ConnectionInput | undefined): SvcClient {
-    const resolved = this.resolved(explicit);
-    resolved.client ??= this.resolvedClient(explicit);
+  clientFor(choice: AccountChoiceOrOwn): SvcClient {
+    const resolved = this.resolved(choice);
+    resolved.client ??= this.resolvedClient(choice);
     return resolved.client;
   }
 
   /** What `explicit` resolves to, found by its texts or resolved now (a ConnectionError is thrown each time, never kept). */
-  private resolved(explicit: ConnectionInput | undefined): ResolvedTexts {
-    const texts = connectionTexts(explicit, this.stackConfig, this.environment);
+  private resolved(choice: AccountChoiceOrOwn): ResolvedTexts {
+    const { input: explicit, label } = this.explicitOf(choice);
+    const texts = connectionTexts(explicit, this.stackConfig, this.environment, label);
     const textsKey = JSON.stringify(texts.plain);
     const known = this.byTexts.get(textsKey)?.find((entry) => sameTexts(entry.secret, texts.secret));
     if (known) return known;
-    const { baseUrl, partnerId } = resolveConnection(explicit, this.stackConfig, this.environment);
+    const { baseUrl, partnerId } = resolveConnection(explicit, this.stackConfig, this.environment, label);
     const entry: ResolvedTexts = { secret: texts.secret, account: { baseUrl, partnerId } };
     const entries = this.byTexts.get(textsKey) ?? [];
     entries.push(entry);
@@ -115,8 +171,9 @@ export class ClientCache {
   }
 
   /** The client of the connection `explicit` resolves to: one per distinct connection, made at its first use. */
-  private resolvedClient(explicit: ConnectionInput | undefined): SvcClient {
-    const connection = resolveConnection(explicit, this.stackConfig, this.environment);
+  private resolvedClient(choice: AccountChoiceOrOwn): SvcClient {
+    const { input: explicit, label } = this.explicitOf(choice);
+    const connection = resolveConnection(explicit, this.stackConfig, this.environment, label);
     const key = connectionKey(connection);
     let client = this.clients.get(key);
     if (!client) {
@@ -127,8 +184,15 @@ export class ClientCache {
         // Date is truncated to the second: the estimate runs at most about a second early, never late.
         if (event.type === "response" && event.serverTimeMs !== undefined && created) this.serverOffsets.set(created, event.serverTimeMs - Date.now());
       };
-      const { SvcClient } = this.options.sdk();
-      client = created = new SvcClient({
+      const sdk = this.options.sdk();
+      const origin = new URL(connection.baseUrl).origin;
+      let dispatcher = this.agents.get(origin);
+      if (!dispatcher) {
+        dispatcher = sdk.createAgent({ connections: SHARED_AGENT_CONNECTIONS });
+        this.agents.set(origin, dispatcher);
+      }
+      client = created = new sdk.SvcClient({
+        dispatcher,
         baseUrl: connection.baseUrl,
         // resolveConnection has applied the plain-http rule with the opt-in of the baseUrl's own source.
         allowInsecureHttp: connection.allowInsecureHttp,
@@ -172,9 +236,12 @@ export class ClientCache {
   /** Closes every client (their connection pools); a process that exits need not. */
   async close(): Promise<void> {
     const open = [...this.clients.values()];
+    const agents = [...this.agents.values()];
     this.clients.clear();
+    this.agents.clear();
     this.byTexts.clear();
     await Promise.all(open.map((client) => client.close()));
+    await Promise.all(agents.map((agent) => agent.close()));
   }
 }
 

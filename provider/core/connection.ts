@@ -66,15 +66,21 @@ interface Layer {
   optIn: string;
 }
 
-function layersOf(explicit: ConnectionInput | undefined, config: ConfigLookup, env: NodeJS.ProcessEnv): Layer[] {
+/**
+ * How messages name the explicit source: `connection` for a resource's input, `accounts.<name>` for a named account
+ * (namedAccounts.ts), which resolves by the same rules.
+ */
+export type ExplicitLabel = string;
+
+function layersOf(explicit: ConnectionInput | undefined, config: ConfigLookup, env: NodeJS.ProcessEnv, label: ExplicitLabel = "connection"): Layer[] {
   const text = (value: unknown): string | undefined => (value === undefined || value === null || value === "" ? undefined : String(value));
   return [
     {
       source: "connection",
       // A per-process setting (maxConcurrency) is never a connection's.
       get: (key) => ("perProcess" in SETTINGS[key] ? undefined : text(explicit?.[key as ConnectionKey])),
-      name: (key) => `\`connection.${key}\``,
-      optIn: "`allowInsecureHttp: true` in the same connection",
+      name: (key) => `\`${label}.${key}\``,
+      optIn: `\`allowInsecureHttp: true\` in the same ${label === "connection" ? "connection" : `\`${label}\``}`,
     },
     {
       source: "provider",
@@ -104,10 +110,11 @@ export function connectionTexts(
   explicit: ConnectionInput | undefined,
   config: ConfigLookup,
   env: NodeJS.ProcessEnv,
+  label?: ExplicitLabel,
 ): { plain: (string | undefined)[]; secret: (string | undefined)[] } {
-  const plain: (string | undefined)[] = [];
+  const plain: (string | undefined)[] = [label];
   const secret: (string | undefined)[] = [];
-  for (const layer of layersOf(explicit, config, env)) {
+  for (const layer of layersOf(explicit, config, env, label)) {
     for (const key of SETTING_KEYS) (SECRET_KEYS.includes(key) ? secret : plain).push(layer.get(key));
   }
   return { plain, secret };
@@ -117,7 +124,7 @@ export function connectionTexts(
 const anywhere = (key: SettingKey) => `\`${SETTINGS[key].config}\` (stack config) or ${SETTINGS[key].env}`;
 
 /** The same api_v3 root, whatever the case of the host or a trailing slash. */
-function sameBaseUrl(a: string, b: string): boolean {
+export function sameBaseUrl(a: string, b: string): boolean {
   try {
     return normalizeBaseUrl(new URL(a).href) === normalizeBaseUrl(new URL(b).href);
   } catch {
@@ -126,8 +133,13 @@ function sameBaseUrl(a: string, b: string): boolean {
 }
 
 /** The connection a resource uses, from its sources by the rules at the top of this file; a ConnectionError names what is missing or wrong. */
-export function resolveConnection(explicit: ConnectionInput | undefined, config: ConfigLookup, env: NodeJS.ProcessEnv = process.env): ResolvedConnection {
-  const layers = layersOf(explicit, config, env);
+export function resolveConnection(
+  explicit: ConnectionInput | undefined,
+  config: ConfigLookup,
+  env: NodeJS.ProcessEnv = process.env,
+  label?: ExplicitLabel,
+): ResolvedConnection {
+  const layers = layersOf(explicit, config, env, label);
   const nearestIn = (within: Layer[], key: SettingKey): { value: string; layer: Layer } | undefined => {
     for (const layer of within) {
       const value = layer.get(key);
@@ -225,8 +237,11 @@ function missingCredentials(owner: Layer): string {
     .join(" and ");
   const own = `set ${owner.name("appTokenId")} with ${owner.name("appToken")}, or ${owner.name("adminSecret")}, or ${owner.name("ks")}`;
   return owner.source === "connection"
-    ? `No credentials in the connection: ${named} names an account, so the connection must bring its own credentials (${own}); ` +
+    ? owner.name("baseUrl") === "`connection.baseUrl`"
+      ? `No credentials in the connection: ${named} names an account, so the connection must bring its own credentials (${own}); ` +
         `the provider's credentials are never sent to an account a connection names`
+      : `No credentials in ${owner.name("baseUrl").replace(/\.baseUrl`$/, "`")}: ${named} names an account, so the named account must bring its own credentials (${own}); ` +
+        `the provider's credentials are never sent to a named account`
     : `No credentials for the account ${named} names: ${own}, as secrets (\`pulumi config set --secret\`, or secret inputs of the explicit provider). ` +
         `SVC_* credentials are used only when the environment names that same account (SVC_BASE_URL and SVC_PARTNER_ID)`;
 }

@@ -35,10 +35,9 @@ interface Operation {
 }
 
 /**
- * A process holds one, whatever number of providers it serves: the shared plugin process passes its one to every
- * connection's provider (ProviderProcessOptions.diagnostics). Node 22 runs every AsyncLocalStorage's hook at each
- * promise and resource made, so a storage per connection made each of them cost as many times as there were
- * accounts. An operation's lines reach its own sink either way: the store is the operation, with its sink.
+ * A process holds one, whatever number of accounts it serves (Node 22 runs every AsyncLocalStorage's hook at each
+ * promise and resource made, so a storage per account would make each of them cost as many times as there are
+ * accounts). An operation's lines reach its own sink: the store is the operation, with its sink.
  */
 export class OperationLog {
   private readonly scope = new AsyncLocalStorage<Operation>();

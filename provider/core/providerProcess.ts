@@ -4,12 +4,13 @@
  * main makes the core itself, with the sdk required at its first client.
  */
 import { SvcClient } from "../../sdk";
+import { createAgent } from "../../sdk/svcClient";
 import { ProviderProcessCore, type ProviderProcessOptions } from "./providerProcessCore";
 
 export type { ProviderProcessOptions };
 
 export class ProviderProcess extends ProviderProcessCore {
   constructor(options: ProviderProcessOptions = {}) {
-    super(() => ({ SvcClient }), options);
+    super(() => ({ SvcClient, createAgent }), options);
   }
 }

@@ -12,6 +12,7 @@
 import { stripUserinfo } from "../../contract/urlUserinfo";
 import { ClientCache, type SdkLoader } from "./clients";
 import type { ConnectionInput } from "./connectionInput";
+import type { AccountChoice } from "./namedAccounts";
 import { CreateLedger } from "./createLedger";
 import type { OperationContext } from "./operationContext";
 import { OperationLifetime } from "./operationLifetime";
@@ -22,8 +23,6 @@ import { Termination } from "./termination";
 export interface ProviderProcessOptions {
   /** The deadline of each operation (default OPERATION_DEADLINE_MS; tests give a short one). */
   operationDeadlineMs?: number;
-  /** The process's diagnostics scope, when it serves several providers (the shared process: one for all, operationLog.ts). */
-  diagnostics?: OperationLog;
 }
 
 export class ProviderProcessCore {
@@ -34,7 +33,7 @@ export class ProviderProcessCore {
   readonly termination: Termination;
 
   constructor(sdk: SdkLoader, options: ProviderProcessOptions = {}) {
-    this.diagnostics = options.diagnostics ?? new OperationLog();
+    this.diagnostics = new OperationLog();
     this.lifetime = new OperationLifetime(options.operationDeadlineMs);
     this.clients = new ClientCache({
       sdk,
@@ -58,7 +57,15 @@ export class ProviderProcessCore {
    * `signal` (by default the operation's deadline or Cancel).
    */
   contextFor(connection: ConnectionInput | undefined, signal: AbortSignal = this.lifetime.signal()): OperationContext {
-    const client = this.clients.clientFor(connection);
+    return this.contextOfChoice(connection ? { connection } : {}, signal);
+  }
+
+  /**
+   * The context of an operation on the account `choice` picks: a named account, a connection, or (neither) the
+   * provider's own. Each account has its own client, and with it its own session.
+   */
+  contextOfChoice(choice: AccountChoice, signal: AbortSignal = this.lifetime.signal()): OperationContext {
+    const client = this.clients.clientFor(choice);
     return {
       client,
       signal,
@@ -72,9 +79,9 @@ export class ProviderProcessCore {
     };
   }
 
-  /** The account `connection` reaches, as a message names it: partner and host, never a URL's userinfo. */
-  accountNameOf(connection: ConnectionInput | undefined): string {
-    const account = this.clients.accountOf(connection);
+  /** The account `choice` reaches, as a message names it: partner and host, never a URL's userinfo. */
+  accountNameOf(choice: AccountChoice): string {
+    const account = this.clients.accountOf(choice);
     return account ? accountName(account) : "the configured account";
   }
 

@@ -10,7 +10,16 @@ import { ProviderError, unlessGone } from "../core/errors";
 import { accountScope } from "../core/accountScope";
 import { createWithRecovery } from "../core/recovery";
 import { isUnknown } from "../core/unknowns";
-import { CONNECTION_FIELD, defineResource, keysWithChange, type OutputField, stateChecker, type CheckedInputsOf, type ProgramInputsOf } from "./define";
+import {
+  ACCOUNT_FIELD,
+  CONNECTION_FIELD,
+  defineResource,
+  keysWithChange,
+  type OutputField,
+  stateChecker,
+  type CheckedInputsOf,
+  type ProgramInputsOf,
+} from "./define";
 import { SessionTypeName } from "./schemaTypes";
 
 export { SessionTypeName };
@@ -75,6 +84,7 @@ const inputs = {
     example: "0_ab12cd34",
   },
   connection: CONNECTION_FIELD,
+  account: ACCOUNT_FIELD,
 } as const;
 
 const outputs = {
@@ -100,7 +110,11 @@ export type AppTokenOutputs = ReturnType<typeof appTokenOutputs>;
 const checkedState = stateChecker(inputs, outputs);
 
 /** The outputs of an AppToken: every AppToken field, plus the inputs that have no server counterpart. */
-export function appTokenOutputs(token: AppTokenRecord, carried: Pick<AppTokenInputs, "keepers" | "adoptId" | "connection">, previousToken?: unknown) {
+export function appTokenOutputs(
+  token: AppTokenRecord,
+  carried: Pick<AppTokenInputs, "keepers" | "adoptId" | "connection" | "account">,
+  previousToken?: unknown,
+) {
   return checkedState(
     plain({
       tokenId: token.id,
@@ -120,6 +134,7 @@ export function appTokenOutputs(token: AppTokenRecord, carried: Pick<AppTokenInp
       keepers: carried.keepers,
       adoptId: carried.adoptId,
       connection: carried.connection,
+      account: carried.account,
     }),
   );
 }

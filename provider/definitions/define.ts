@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { ConnectionInput } from "../core/connectionInput";
+import { ACCOUNT_NAME, ACCOUNT_NAME_EXPECTATION } from "../core/namedAccounts";
 import type { CheckFailure } from "../core/check";
 import type { OperationContext } from "../core/operationContext";
 import type { SchemaTypeName } from "./schemaTypes";
@@ -215,13 +216,30 @@ export interface ResourceDefinition<
   stateMigrations?: readonly StateMigration[];
 }
 
-/** The connection input every resource takes: how to reach another account than the provider's. */
+/** Why `connection` is on its way out, and what replaces it (the schema's deprecationMessage, a warning when set). */
+export const CONNECTION_DEPRECATION =
+  '`connection` is deprecated: add the account to the provider\'s `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: "<name>"`; a resource moves from one to the other without replacement';
+
+/** The connection input every resource takes: how to reach another account than the provider's (deprecated: `account`). */
 export const CONNECTION_FIELD = {
   schema: ConnectionInput.optional(),
   change: "none",
   secret: true,
-  description: "How to reach another account than the provider's (a secret); usually left out.",
+  description: "How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.",
   example: { partnerId: 102 },
+  deprecationMessage: CONNECTION_DEPRECATION,
+} as const satisfies InputField;
+
+/**
+ * The account input every resource and function takes: the name of one of the provider's named accounts
+ * (`accounts`), not a secret. Left out, the provider's own account. A change of name to another account replaces
+ * the resource (the account guard of diff); to the same account (partner and base URL) it is an update that calls nothing.
+ */
+export const ACCOUNT_FIELD = {
+  schema: z.string().regex(ACCOUNT_NAME, ACCOUNT_NAME_EXPECTATION).optional(),
+  change: "none",
+  description: "The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.",
+  example: "reseller-eu",
 } as const satisfies InputField;
 
 /** The zod object of a definition's inputs table, as a type. */

@@ -4,9 +4,10 @@
  * lookup itself. The package schema's `functions`, the plugin's Invoke, the TypeScript functions of
  * `pulumi-svc/native` and docs/functions.md are derived from it.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { describeIssues } from "../../contract/issues";
 import { ProviderError } from "../core/errors";
+import { ACCOUNT_NAME, ACCOUNT_NAME_EXPECTATION } from "../core/namedAccounts";
 import type { OperationContext } from "../core/operationContext";
 import type { OutputField } from "./define";
 import type { SchemaTypeName } from "./schemaTypes";
@@ -30,6 +31,13 @@ export interface FunctionDefinition<Args extends Record<string, unknown> = any, 
   /** The lookup, on checked arguments (defaults filled in); an error names the account and what was searched. */
   invoke(ctx: OperationContext, args: Args): Promise<Result>;
 }
+
+/** The `account` argument every function takes: the named account to search (the provider's own when left out). */
+export const ACCOUNT_ARGUMENT = {
+  schema: z.string().regex(ACCOUNT_NAME, ACCOUNT_NAME_EXPECTATION).optional(),
+  description: "The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.",
+  example: "reseller-eu",
+} as const satisfies ArgumentField;
 
 /** Declares a function; the identity function, so that the definition's types are checked where it is written. */
 export function defineFunction<Args extends Record<string, unknown>, Result extends Record<string, unknown>>(

@@ -119,7 +119,7 @@ export type EmailRecipientInput = z.output<typeof Recipient>;
 export type ContentParameterInput = z.output<typeof Parameter>;
 
 /** The input-only fields the outputs carry through from the inputs. */
-type CarriedInputs = Pick<EmailNotificationTemplateInputs, "systemTemplateId" | "systemTemplateName" | "event" | "adoptId" | "connection">;
+type CarriedInputs = Pick<EmailNotificationTemplateInputs, "systemTemplateId" | "systemTemplateName" | "event" | "adoptId" | "connection" | "account">;
 
 /** Fields a clone inherits from its source when not sent: declared empty, they are cleared before activation. */
 const CLEARABLE = ["fromName", "cc", "bcc", "replyTo", "contentParameters"] as const;

@@ -7,7 +7,7 @@ import { AppTokenStatus } from "../../contract/platform";
 import { ProviderError, unlessGone } from "../core/errors";
 import { APP_TOKEN_ID, appToken, appTokenOutputs } from "./appToken";
 import type { OutputField } from "./define";
-import { defineFunction } from "./defineFunction";
+import { ACCOUNT_ARGUMENT, defineFunction } from "./defineFunction";
 
 const inputs = {
   id: {
@@ -15,9 +15,10 @@ const inputs = {
     description: "The app token's id, like 0_ab12cd34.",
     example: "0_ab12cd34",
   },
+  account: ACCOUNT_ARGUMENT,
 };
 
-export type GetAppTokenArgs = { id: string };
+export type GetAppTokenArgs = { id: string /** A named account of the provider (`accounts`); its own account when left out. */; account?: string };
 export type GetAppTokenResult = ReturnType<typeof tokenResult>;
 
 export const getAppToken = defineFunction<GetAppTokenArgs, GetAppTokenResult>({
@@ -64,6 +65,6 @@ function resourceOutput(key: "token" | "partnerId" | "createdAt" | "updatedAt"):
 }
 
 function tokenResult(outs: ReturnType<typeof appTokenOutputs>) {
-  const { keepers: _keepers, adoptId: _adoptId, connection: _connection, ...result } = outs;
+  const { keepers: _keepers, adoptId: _adoptId, connection: _connection, account: _account, ...result } = outs;
   return result;
 }

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { AppTokenStatus, HashType, SessionType } from "../../contract/platform";
 import { sessionTypeName } from "./appToken";
-import { defineFunction } from "./defineFunction";
+import { ACCOUNT_ARGUMENT, defineFunction } from "./defineFunction";
 import { SessionTypeName } from "./schemaTypes";
 
 const inputs = {
@@ -21,9 +21,15 @@ const inputs = {
     example: "ADMIN",
   },
   hashType: { schema: HashType.optional(), typeName: "HashType" as const, description: "Only tokens of this hash type.", example: "SHA256" },
+  account: ACCOUNT_ARGUMENT,
 };
 
-export type GetAppTokensArgs = { descriptionContains?: string; sessionType?: SessionTypeName; hashType?: HashType };
+export type GetAppTokensArgs = {
+  descriptionContains?: string;
+  sessionType?: SessionTypeName;
+  hashType?: HashType /** A named account of the provider (`accounts`); its own account when left out. */;
+  account?: string;
+};
 /** An app token as getAppTokens lists it (the schema's AppTokenSummary). */
 export interface AppTokenSummary {
   tokenId: string;

@@ -8,7 +8,7 @@ import { type EventNotificationTemplate, HttpMethod, SecureHashingAlgo, Template
 import type { SvcClient } from "../../sdk";
 import { plain } from "../core/diff";
 import { ProviderError, unlessGone } from "../core/errors";
-import { defineFunction } from "./defineFunction";
+import { ACCOUNT_ARGUMENT, defineFunction } from "./defineFunction";
 import { TemplateKind } from "./schemaTypes";
 import { eventOf, nameOf } from "./templateSelection";
 
@@ -25,9 +25,15 @@ const inputs = {
     description: "Only a template of this kind: HTTP (a webhook) or EMAIL. Left out: either.",
     example: "HTTP",
   },
+  account: ACCOUNT_ARGUMENT,
 };
 
-export type GetNotificationTemplateArgs = { id?: string; systemName?: string; kind?: TemplateKind };
+export type GetNotificationTemplateArgs = {
+  id?: string;
+  systemName?: string;
+  kind?: TemplateKind /** A named account of the provider (`accounts`); its own account when left out. */;
+  account?: string;
+};
 /** The template found: the fields of both kinds, those of the other kind absent. */
 export type GetNotificationTemplateResult = ReturnType<typeof common> &
   Partial<Omit<ReturnType<typeof httpResult>, keyof ReturnType<typeof common>>> &

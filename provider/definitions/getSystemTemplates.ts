@@ -6,7 +6,7 @@ import { z } from "zod";
 import { EVENT_KEYS, type EventKey } from "../../contract/events";
 import { type EventNotificationTemplate, TemplateType } from "../../contract/platform";
 import { plain } from "../core/diff";
-import { defineFunction } from "./defineFunction";
+import { ACCOUNT_ARGUMENT, defineFunction } from "./defineFunction";
 import { ProviderError } from "../core/errors";
 import { TemplateKind } from "./schemaTypes";
 import { eventOf } from "./templateSelection";
@@ -25,9 +25,16 @@ const inputs = {
   },
   eventType: { schema: z.string().min(1).optional(), description: "Only those of this platform event type.", example: "3" },
   eventObjectType: { schema: z.string().min(1).optional(), description: "Only those of this platform object type.", example: "1" },
+  account: ACCOUNT_ARGUMENT,
 };
 
-export type GetSystemTemplatesArgs = { kind?: TemplateKind; event?: EventKey; eventType?: string; eventObjectType?: string };
+export type GetSystemTemplatesArgs = {
+  kind?: TemplateKind;
+  event?: EventKey;
+  eventType?: string;
+  eventObjectType?: string /** A named account of the provider (`accounts`); its own account when left out. */;
+  account?: string;
+};
 /** A system template as getSystemTemplates lists it (the schema's SystemTemplate). */
 export interface SystemTemplate {
   templateId: string;

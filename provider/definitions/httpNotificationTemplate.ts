@@ -68,7 +68,10 @@ export type HttpNotificationTemplateProgramInputs = ProgramInputsOf<typeof input
 export type TemplateOutputs = ReturnType<typeof templateOutputs>;
 
 /** The input-only fields the outputs carry through from the inputs. */
-type CarriedInputs = Pick<HttpNotificationTemplateInputs, "systemTemplateId" | "systemTemplateName" | "event" | "signSecret" | "adoptId" | "connection">;
+type CarriedInputs = Pick<
+  HttpNotificationTemplateInputs,
+  "systemTemplateId" | "systemTemplateName" | "event" | "signSecret" | "adoptId" | "connection" | "account"
+>;
 
 const checkedState = stateChecker(inputs, outputs);
 

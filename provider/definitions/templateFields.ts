@@ -12,7 +12,7 @@ import type { EventNotificationTemplates } from "../../sdk/platform/eventNotific
 import type { TemplateTypes } from "../../sdk/platform/templateKinds";
 import type { ConnectionInput } from "../core/connectionInput";
 import { plain } from "../core/diff";
-import { CONNECTION_FIELD, type Grammar, type InputField, type OutputField, type ResourceDefinition } from "./define";
+import { ACCOUNT_FIELD, CONNECTION_FIELD, type Grammar, type InputField, type OutputField, type ResourceDefinition } from "./define";
 import { SYSTEM_TEMPLATE_ID_DEPRECATION } from "./templateSelection";
 
 /** The words and examples in which the two kinds' shared fields differ. */
@@ -82,6 +82,7 @@ export function templateInputFields<Own extends Record<string, InputField>>(text
       example: "2001",
     },
     connection: CONNECTION_FIELD,
+    account: ACCOUNT_FIELD,
   } as const;
 }
 
@@ -117,6 +118,7 @@ export interface CarriedSelection {
   event?: EventKey | undefined;
   adoptId?: string | undefined;
   connection?: ConnectionInput | undefined;
+  account?: string | undefined;
 }
 
 /** A template's state: the server's record, the carried inputs, and the kind's own fields (`own`) in between. */
@@ -145,6 +147,7 @@ export function templateState<Own extends Record<string, unknown>>(
     updatedAt: template.updatedAt,
     adoptId: carried.adoptId,
     connection: carried.connection,
+    account: carried.account,
   });
 }
 

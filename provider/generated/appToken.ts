@@ -30,8 +30,13 @@ export type AppTokenArgs = {
   keepers?: pulumi.Input<Record<string, pulumi.Input<string>> | undefined>;
   /** Adopt an existing token by id instead of creating one (verified and read, never duplicated). */
   adoptId?: pulumi.Input<string | undefined>;
-  /** How to reach another account than the provider's (a secret); usually left out. */
+  /**
+   * How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
+   * @deprecated `connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: "<name>"`; a resource moves from one to the other without replacement
+   */
   connection?: pulumi.Input<ConnectionArgs>;
+  /** The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account. */
+  account?: pulumi.Input<string | undefined>;
 };
 
 /** The outputs, typed from the definition's state (declaration merging: the class's instances carry them). */

@@ -81,4 +81,6 @@ export interface ProviderArgs {
   maxConcurrency?: pulumi.Input<number>;
   /** Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. */
   allowInsecureHttp?: pulumi.Input<boolean>;
+  /** Named accounts this provider serves (a secret): a map from a name (letters, digits, `-`, `_`) to the account's connection (baseUrl, partnerId and credentials, as `connection` takes them). A resource or function picks one with its `account` input. Stack config: `pulumi config set --path svc:accounts.<name>.partnerId 102` and `pulumi config set --path --secret svc:accounts.<name>.adminSecret <secret>`. */
+  accounts?: pulumi.Input<Record<string, pulumi.Input<ConnectionArgs>>>;
 }

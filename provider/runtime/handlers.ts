@@ -6,8 +6,9 @@
  */
 import { accountChange, type StackAccountMove } from "../core/account";
 import { type CheckResult, checkConnection, checkFields, checkRequiredOnCreate } from "../core/check";
-import { type DiffOutcome, diffFields, inputsFromOutputs, keptState } from "../core/diff";
-import type { ConnectionInput } from "../core/connectionInput";
+import { type DiffOutcome, diffFields, inputsFromOutputs, keptState, sameValue } from "../core/diff";
+import { isUnknown } from "../core/unknowns";
+import { choiceOf } from "../core/namedAccounts";
 import { PartialCreateError, ProviderError } from "../core/errors";
 import { graceSignal } from "../core/operationLifetime";
 import type { ProviderProcessCore } from "../core/providerProcessCore";
@@ -27,8 +28,8 @@ function registerSecretTexts(value: unknown): void {
   else if (value !== null && typeof value === "object") for (const item of Object.values(value)) registerSecretTexts(item);
 }
 
-/** The context of an operation on the account of a resource's (stored or new) connection input. */
-const contextOf = (session: ProviderProcessCore, props: Props | undefined) => session.contextFor(props?.connection as ConnectionInput | undefined);
+/** The context of an operation on the account of a resource's (stored or new) `account` or `connection` input. */
+const contextOf = (session: ProviderProcessCore, props: Props | undefined) => session.contextOfChoice(choiceOf(props));
 
 /** The handlers as their callers see them: the engine's and the wire's plain records in, plain records out. */
 export interface ResourceHandlers {
@@ -74,9 +75,14 @@ export class DefinitionHandlers<I extends Props, S extends Props> implements Res
     // A resource never follows its connection to another account in place: that would update, with the old id,
     // an object of the new account. An explicit connection that moves replaces; stack config that moves is refused.
     const moved = accountChange(this.session.clients, olds, news, this.onStackAccountMove);
-    if (moved) replaces.push("connection");
+    const choiceField = news.account !== undefined || olds.account !== undefined ? "account" : "connection";
+    if (moved) replaces.push(choiceField);
     const deleteBeforeReplace = replaces.length > 0 && this.definition.deleteBeforeReplace?.(olds, news) === true;
-    if (moved && !changed.includes("connection")) changed.push("connection");
+    if (moved && !changed.includes(choiceField)) changed.push(choiceField);
+    // The same account under another name (a named account instead of a connection, or of an explicit provider of
+    // its own): an update that calls nothing, so the state records the choice its reads and deletes will use.
+    if (!moved && !sameValue(olds.account, news.account) && !isUnknown(news.account)) changed.push("account");
+    if (!moved && olds.connection !== undefined && news.connection === undefined && news.account !== undefined) changed.push("connection");
     return { changes: changed.length > 0, changed, replaces, ...(deleteBeforeReplace ? { deleteBeforeReplace } : {}) };
   }
 

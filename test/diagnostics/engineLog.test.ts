@@ -212,7 +212,7 @@ describe("diagnostics through the engine's log service", () => {
     expect(result).toBe("done");
   });
 
-  it("one scope for two providers (the shared process's connections share it): each operation's lines reach its own sink", async () => {
+  it("one scope for operations with sinks of their own: each operation's lines reach its own sink", async () => {
     const seen: Record<string, string[]> = { a: [], b: [] };
     const sinkOf = (name: "a" | "b"): DiagnosticsSink => ({
       log: async (_severity: Severity, message: string, urn: string) => {

@@ -8,6 +8,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { CONNECTION_DEPRECATION } from "../../provider/definitions/define";
 import { describe, expect, it } from "vitest";
 import { packageSchema } from "../../plugin/schema";
 import { repoRoot } from "../../scripts/engineEnv";
@@ -60,7 +61,12 @@ describe("the typed schema", () => {
   it("carries a deprecated field's deprecationMessage, and the native classes' field table knows it", () => {
     for (const type of ["HttpNotificationTemplate", "EmailNotificationTemplate"] as const) {
       expect(schema.resources[`svc:index:${type}`]!.inputProperties.systemTemplateId?.deprecationMessage).toBe(SYSTEM_TEMPLATE_ID_DEPRECATION);
-      expect(FIELD_TABLE[type].deprecated).toEqual({ systemTemplateId: SYSTEM_TEMPLATE_ID_DEPRECATION });
+      expect(FIELD_TABLE[type].deprecated).toEqual({ systemTemplateId: SYSTEM_TEMPLATE_ID_DEPRECATION, connection: CONNECTION_DEPRECATION });
+    }
+    // `connection` gives way to `account` on every resource.
+    for (const resource of Object.values(schema.resources)) {
+      expect(resource.inputProperties.connection?.deprecationMessage).toBe(CONNECTION_DEPRECATION);
+      expect(resource.inputProperties.account?.type).toBe("string");
     }
     expect(schema.resources["svc:index:HttpNotificationTemplate"]!.inputProperties.event?.deprecationMessage).toBeUndefined();
     // The generated Python SDK warns (pulumi.log.warn) when a program sets it: the warning of `pulumi preview`.

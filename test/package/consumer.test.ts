@@ -77,13 +77,8 @@ import { SvcAvatarSession, AvatarError, SessionState, type AvatarConfig } from "
 import { FakeClock, FakeDocument, FakePeerConnection } from "pulumi-svc/sdk/client/fakes";
 import { startEmulator, EVENT_KEYS, type RunningEmulator } from "pulumi-svc/emulator";
 import * as runtime from "pulumi-svc/provider-runtime";
-import { startSharedProvider, type SharedProvider } from "pulumi-svc/shared";
 
 export async function exerciseEntries(): Promise<string[]> {
-  // The shared process of the installed package's own plugin: it starts, names its port for the engine, and stops.
-  const shared: SharedProvider = await startSharedProvider();
-  const debugProviders = shared.debugProviders("aws:1234");
-  await shared.stop();
   const emulator: RunningEmulator = await startEmulator({ port: 0, quiet: true });
   const options: SvcClientOptions = { baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, auth: { adminSecret: emulator.adminSecret } };
   const client = new SvcClient(options);
@@ -108,7 +103,6 @@ export async function exerciseEntries(): Promise<string[]> {
     ];
     const config: Partial<AvatarConfig> = {};
     seen.push(typeof config);
-    seen.push(debugProviders === \`aws:1234,svc:\${shared.port}\` ? "shared" : debugProviders);
     return seen;
   } finally {
     await client.close();
@@ -265,7 +259,6 @@ describe("the package as a user installs it", () => {
       "true",
       "appToken,configure,emailNotificationTemplate,httpNotificationTemplate",
       "object",
-      "shared",
     ]);
   }, 120_000);
 

@@ -34,6 +34,7 @@ const OWN_MODULES = [
   "contract/notFound.js",
   "contract/urlUserinfo.js",
   "contract/webhookUrl.js",
+  "plugin/accountMoves.js",
   "plugin/answers.js",
   "plugin/engineLog.js",
   "plugin/grpcServer.js",

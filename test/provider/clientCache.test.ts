@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { SvcClient, type SvcClientOptions } from "../../sdk";
+import { createAgent } from "../../sdk/svcClient";
 import { ClientCache } from "../../provider/core/clients";
 import { ConnectionError } from "../../provider/core/connection";
 
@@ -21,7 +22,7 @@ function cacheWithMadeClients() {
       made.push(options);
     }
   }
-  const cache = new ClientCache({ sdk: () => ({ SvcClient: RecordedClient }), callTimeoutMs: 60_000, onEvent: () => undefined });
+  const cache = new ClientCache({ sdk: () => ({ SvcClient: RecordedClient, createAgent }), callTimeoutMs: 60_000, onEvent: () => undefined });
   caches.push(cache);
   return { cache, made };
 }
@@ -78,8 +79,8 @@ describe("ClientCache.clientFor", () => {
     const { cache, made } = cacheWithMadeClients();
     cache.configure(stackConfig(STACK), {});
     const connection = () => ({ baseUrl: "https://second.example/api_v3", partnerId: 11, adminSecret: "connection-secret" });
-    const first = cache.clientFor(connection());
-    expect(cache.clientFor(connection())).toBe(first);
+    const first = cache.clientFor({ connection: connection() });
+    expect(cache.clientFor({ connection: connection() })).toBe(first);
     expect(cache.clientFor(undefined)).not.toBe(first);
     expect(made.map((options) => options.baseUrl)).toEqual(["https://second.example/api_v3", STACK["svc:baseUrl"]]);
   });
@@ -108,8 +109,8 @@ describe("ClientCache.clientFor", () => {
     const env: NodeJS.ProcessEnv = { SVC_APP_TOKEN_ID: "0_env", SVC_APP_TOKEN: "e1e2e3e4e5e6", SVC_KS: "env-ks-value" };
     cache.configure(stackConfig(STACK), env);
     cache.clientFor(undefined);
-    cache.clientFor({ baseUrl: "https://second.example/api_v3", partnerId: 11, appTokenId: "0_token", appToken: "c1c2c3c4c5c6" });
-    cache.clientFor({ baseUrl: "https://third.example/api_v3", partnerId: 12, ks: "connection-ks-value" });
+    cache.clientFor({ connection: { baseUrl: "https://second.example/api_v3", partnerId: 11, appTokenId: "0_token", appToken: "c1c2c3c4c5c6" } });
+    cache.clientFor({ connection: { baseUrl: "https://third.example/api_v3", partnerId: 12, ks: "connection-ks-value" } });
     const keys = keysOf(cache);
     expect(keys).toHaveLength(3);
     for (const secret of [ADMIN_SECRET, "e1e2e3e4e5e6", "env-ks-value", "c1c2c3c4c5c6", "connection-ks-value"])

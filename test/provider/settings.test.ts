@@ -32,7 +32,8 @@ describe("the settings table", () => {
     expect(CREDENTIALS).toEqual(["adminSecret", "appTokenId", "appToken", "appTokenHashType", "ks"]);
     expect(ACCOUNT).toEqual(["baseUrl", "partnerId"]);
     expect(SECRET_SETTINGS).toEqual(["adminSecret", "appToken", "ks"]);
-    expect([...PROVIDER_SECRET_SETTINGS]).toEqual(SECRET_SETTINGS);
+    // The explicit provider also wraps its named accounts (each holds credentials).
+    expect([...PROVIDER_SECRET_SETTINGS]).toEqual([...SECRET_SETTINGS, "accounts"]);
   });
 
   it("is the explicit provider's generated ProviderArgs, every setting optional", () => {

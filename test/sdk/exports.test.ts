@@ -36,13 +36,8 @@ describe("package export map", () => {
         "./sdk/avatar",
         "./sdk/client",
         "./sdk/client/fakes",
-        "./shared",
       ].sort(),
     );
-  });
-
-  it("pulumi-svc/shared: the shared plugin process for Automation API programs", () => {
-    expect(Object.keys(load("pulumi-svc/shared")).sort()).toEqual(["startSharedProvider"]);
   });
 
   it("pulumi-svc: the resources", () => {

@@ -53,13 +53,19 @@ import (
 type AppToken struct {
 	pulumi.CustomResourceState
 
+	// The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account pulumi.StringPtrOutput `pulumi:"account"`
 	// Adopt an existing token by id instead of creating one (verified and read, never duplicated).
 	//
 	// Example: `"0_ab12cd34"`
 	AdoptId pulumi.StringPtrOutput `pulumi:"adoptId"`
-	// How to reach another account than the provider's (a secret); usually left out.
+	// How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 	//
 	// Example: `{"partnerId":102}`
+	//
+	// Deprecated: `connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: "<name>"`; a resource moves from one to the other without replacement
 	Connection ConnectionPtrOutput `pulumi:"connection"`
 	// Creation time, unix seconds.
 	//
@@ -194,13 +200,19 @@ func AppTokenExists(ctx *pulumi.Context,
 }
 
 type appTokenArgs struct {
+	// The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account *string `pulumi:"account"`
 	// Adopt an existing token by id instead of creating one (verified and read, never duplicated).
 	//
 	// Example: `"0_ab12cd34"`
 	AdoptId *string `pulumi:"adoptId"`
-	// How to reach another account than the provider's (a secret); usually left out.
+	// How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 	//
 	// Example: `{"partnerId":102}`
+	//
+	// Deprecated: `connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: "<name>"`; a resource moves from one to the other without replacement
 	Connection *Connection `pulumi:"connection"`
 	// What the token is for.
 	//
@@ -238,13 +250,19 @@ type appTokenArgs struct {
 
 // The set of arguments for constructing a AppToken resource.
 type AppTokenArgs struct {
+	// The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account pulumi.StringPtrInput
 	// Adopt an existing token by id instead of creating one (verified and read, never duplicated).
 	//
 	// Example: `"0_ab12cd34"`
 	AdoptId pulumi.StringPtrInput
-	// How to reach another account than the provider's (a secret); usually left out.
+	// How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 	//
 	// Example: `{"partnerId":102}`
+	//
+	// Deprecated: `connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: "<name>"`; a resource moves from one to the other without replacement
 	Connection ConnectionPtrInput
 	// What the token is for.
 	//
@@ -367,6 +385,13 @@ func (o AppTokenOutput) ToAppTokenOutputWithContext(ctx context.Context) AppToke
 	return o
 }
 
+// The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+//
+// Example: `"reseller-eu"`
+func (o AppTokenOutput) Account() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AppToken) pulumi.StringPtrOutput { return v.Account }).(pulumi.StringPtrOutput)
+}
+
 // Adopt an existing token by id instead of creating one (verified and read, never duplicated).
 //
 // Example: `"0_ab12cd34"`
@@ -374,9 +399,11 @@ func (o AppTokenOutput) AdoptId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AppToken) pulumi.StringPtrOutput { return v.AdoptId }).(pulumi.StringPtrOutput)
 }
 
-// How to reach another account than the provider's (a secret); usually left out.
+// How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 //
 // Example: `{"partnerId":102}`
+//
+// Deprecated: `connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: "<name>"`; a resource moves from one to the other without replacement
 func (o AppTokenOutput) Connection() ConnectionPtrOutput {
 	return o.ApplyT(func(v *AppToken) ConnectionPtrOutput { return v.Connection }).(ConnectionPtrOutput)
 }

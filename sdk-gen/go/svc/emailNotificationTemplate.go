@@ -59,6 +59,10 @@ import (
 type EmailNotificationTemplate struct {
 	pulumi.CustomResourceState
 
+	// The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account pulumi.StringPtrOutput `pulumi:"account"`
 	// false keeps the template disabled (no email is sent).
 	//
 	// Example: `true`
@@ -79,9 +83,11 @@ type EmailNotificationTemplate struct {
 	//
 	// Example: `[{"email":"lead@example.com"}]`
 	Cc EmailRecipientArrayOutput `pulumi:"cc"`
-	// How to reach another account than the provider's (a secret); usually left out.
+	// How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 	//
 	// Example: `{"partnerId":102}`
+	//
+	// Deprecated: `connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: "<name>"`; a resource moves from one to the other without replacement
 	Connection ConnectionPtrOutput `pulumi:"connection"`
 	// What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
 	//
@@ -255,6 +261,10 @@ func EmailNotificationTemplateExists(ctx *pulumi.Context,
 }
 
 type emailNotificationTemplateArgs struct {
+	// The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account *string `pulumi:"account"`
 	// false keeps the template disabled (no email is sent).
 	//
 	// Example: `true`
@@ -275,9 +285,11 @@ type emailNotificationTemplateArgs struct {
 	//
 	// Example: `[{"email":"lead@example.com"}]`
 	Cc []EmailRecipient `pulumi:"cc"`
-	// How to reach another account than the provider's (a secret); usually left out.
+	// How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 	//
 	// Example: `{"partnerId":102}`
+	//
+	// Deprecated: `connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: "<name>"`; a resource moves from one to the other without replacement
 	Connection *Connection `pulumi:"connection"`
 	// What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
 	//
@@ -341,6 +353,10 @@ type emailNotificationTemplateArgs struct {
 
 // The set of arguments for constructing a EmailNotificationTemplate resource.
 type EmailNotificationTemplateArgs struct {
+	// The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account pulumi.StringPtrInput
 	// false keeps the template disabled (no email is sent).
 	//
 	// Example: `true`
@@ -361,9 +377,11 @@ type EmailNotificationTemplateArgs struct {
 	//
 	// Example: `[{"email":"lead@example.com"}]`
 	Cc EmailRecipientArrayInput
-	// How to reach another account than the provider's (a secret); usually left out.
+	// How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 	//
 	// Example: `{"partnerId":102}`
+	//
+	// Deprecated: `connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: "<name>"`; a resource moves from one to the other without replacement
 	Connection ConnectionPtrInput
 	// What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
 	//
@@ -512,6 +530,13 @@ func (o EmailNotificationTemplateOutput) ToEmailNotificationTemplateOutputWithCo
 	return o
 }
 
+// The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+//
+// Example: `"reseller-eu"`
+func (o EmailNotificationTemplateOutput) Account() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *EmailNotificationTemplate) pulumi.StringPtrOutput { return v.Account }).(pulumi.StringPtrOutput)
+}
+
 // false keeps the template disabled (no email is sent).
 //
 // Example: `true`
@@ -547,9 +572,11 @@ func (o EmailNotificationTemplateOutput) Cc() EmailRecipientArrayOutput {
 	return o.ApplyT(func(v *EmailNotificationTemplate) EmailRecipientArrayOutput { return v.Cc }).(EmailRecipientArrayOutput)
 }
 
-// How to reach another account than the provider's (a secret); usually left out.
+// How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 //
 // Example: `{"partnerId":102}`
+//
+// Deprecated: `connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: "<name>"`; a resource moves from one to the other without replacement
 func (o EmailNotificationTemplateOutput) Connection() ConnectionPtrOutput {
 	return o.ApplyT(func(v *EmailNotificationTemplate) ConnectionPtrOutput { return v.Connection }).(ConnectionPtrOutput)
 }

@@ -25,6 +25,10 @@ func LookupAppToken(ctx *pulumi.Context, args *LookupAppTokenArgs, opts ...pulum
 }
 
 type LookupAppTokenArgs struct {
+	// The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account *string `pulumi:"account"`
 	// The app token's id, like 0_ab12cd34.
 	//
 	// Example: `"0_ab12cd34"`
@@ -92,6 +96,10 @@ func LookupAppTokenOutput(ctx *pulumi.Context, args LookupAppTokenOutputArgs, op
 }
 
 type LookupAppTokenOutputArgs struct {
+	// The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account pulumi.StringPtrInput `pulumi:"account"`
 	// The app token's id, like 0_ab12cd34.
 	//
 	// Example: `"0_ab12cd34"`

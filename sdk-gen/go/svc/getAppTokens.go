@@ -25,6 +25,10 @@ func GetAppTokens(ctx *pulumi.Context, args *GetAppTokensArgs, opts ...pulumi.In
 }
 
 type GetAppTokensArgs struct {
+	// The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account *string `pulumi:"account"`
 	// Only tokens whose description contains this text (case-sensitive).
 	//
 	// Example: `"pipeline"`
@@ -56,6 +60,10 @@ func GetAppTokensOutput(ctx *pulumi.Context, args GetAppTokensOutputArgs, opts .
 }
 
 type GetAppTokensOutputArgs struct {
+	// The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account pulumi.StringPtrInput `pulumi:"account"`
 	// Only tokens whose description contains this text (case-sensitive).
 	//
 	// Example: `"pipeline"`

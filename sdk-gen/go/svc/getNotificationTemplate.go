@@ -25,6 +25,10 @@ func GetNotificationTemplate(ctx *pulumi.Context, args *GetNotificationTemplateA
 }
 
 type GetNotificationTemplateArgs struct {
+	// The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account *string `pulumi:"account"`
 	// The template's id. Exactly one of id or systemName.
 	//
 	// Example: `"2001"`
@@ -132,6 +136,10 @@ func GetNotificationTemplateOutput(ctx *pulumi.Context, args GetNotificationTemp
 }
 
 type GetNotificationTemplateOutputArgs struct {
+	// The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account pulumi.StringPtrInput `pulumi:"account"`
 	// The template's id. Exactly one of id or systemName.
 	//
 	// Example: `"2001"`

@@ -25,6 +25,10 @@ func GetSystemTemplates(ctx *pulumi.Context, args *GetSystemTemplatesArgs, opts 
 }
 
 type GetSystemTemplatesArgs struct {
+	// The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account *string `pulumi:"account"`
 	// Only those reacting to this catalog event (entry.added, entry.transcoding_complete, entry.updated, entry.deleted, entry.ready, metadata.changed, category.user_added).
 	//
 	// Example: `"entry.ready"`
@@ -56,6 +60,10 @@ func GetSystemTemplatesOutput(ctx *pulumi.Context, args GetSystemTemplatesOutput
 }
 
 type GetSystemTemplatesOutputArgs struct {
+	// The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account pulumi.StringPtrInput `pulumi:"account"`
 	// Only those reacting to this catalog event (entry.added, entry.transcoding_complete, entry.updated, entry.deleted, entry.ready, metadata.changed, category.user_added).
 	//
 	// Example: `"entry.ready"`

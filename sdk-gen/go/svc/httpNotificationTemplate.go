@@ -57,6 +57,10 @@ import (
 type HttpNotificationTemplate struct {
 	pulumi.CustomResourceState
 
+	// The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account pulumi.StringPtrOutput `pulumi:"account"`
 	// false keeps the template disabled.
 	//
 	// Example: `true`
@@ -65,9 +69,11 @@ type HttpNotificationTemplate struct {
 	//
 	// Example: `"2001"`
 	AdoptId pulumi.StringPtrOutput `pulumi:"adoptId"`
-	// How to reach another account than the provider's (a secret); usually left out.
+	// How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 	//
 	// Example: `{"partnerId":102}`
+	//
+	// Deprecated: `connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: "<name>"`; a resource moves from one to the other without replacement
 	Connection ConnectionPtrOutput `pulumi:"connection"`
 	// Creation time, unix seconds.
 	//
@@ -220,6 +226,10 @@ func HttpNotificationTemplateExists(ctx *pulumi.Context,
 }
 
 type httpNotificationTemplateArgs struct {
+	// The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account *string `pulumi:"account"`
 	// false keeps the template disabled.
 	//
 	// Example: `true`
@@ -228,9 +238,11 @@ type httpNotificationTemplateArgs struct {
 	//
 	// Example: `"2001"`
 	AdoptId *string `pulumi:"adoptId"`
-	// How to reach another account than the provider's (a secret); usually left out.
+	// How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 	//
 	// Example: `{"partnerId":102}`
+	//
+	// Deprecated: `connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: "<name>"`; a resource moves from one to the other without replacement
 	Connection *Connection `pulumi:"connection"`
 	// What the template is for.
 	//
@@ -278,6 +290,10 @@ type httpNotificationTemplateArgs struct {
 
 // The set of arguments for constructing a HttpNotificationTemplate resource.
 type HttpNotificationTemplateArgs struct {
+	// The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+	//
+	// Example: `"reseller-eu"`
+	Account pulumi.StringPtrInput
 	// false keeps the template disabled.
 	//
 	// Example: `true`
@@ -286,9 +302,11 @@ type HttpNotificationTemplateArgs struct {
 	//
 	// Example: `"2001"`
 	AdoptId pulumi.StringPtrInput
-	// How to reach another account than the provider's (a secret); usually left out.
+	// How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 	//
 	// Example: `{"partnerId":102}`
+	//
+	// Deprecated: `connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: "<name>"`; a resource moves from one to the other without replacement
 	Connection ConnectionPtrInput
 	// What the template is for.
 	//
@@ -421,6 +439,13 @@ func (o HttpNotificationTemplateOutput) ToHttpNotificationTemplateOutputWithCont
 	return o
 }
 
+// The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+//
+// Example: `"reseller-eu"`
+func (o HttpNotificationTemplateOutput) Account() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *HttpNotificationTemplate) pulumi.StringPtrOutput { return v.Account }).(pulumi.StringPtrOutput)
+}
+
 // false keeps the template disabled.
 //
 // Example: `true`
@@ -435,9 +460,11 @@ func (o HttpNotificationTemplateOutput) AdoptId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *HttpNotificationTemplate) pulumi.StringPtrOutput { return v.AdoptId }).(pulumi.StringPtrOutput)
 }
 
-// How to reach another account than the provider's (a secret); usually left out.
+// How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 //
 // Example: `{"partnerId":102}`
+//
+// Deprecated: `connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: "<name>"`; a resource moves from one to the other without replacement
 func (o HttpNotificationTemplateOutput) Connection() ConnectionPtrOutput {
 	return o.ApplyT(func(v *HttpNotificationTemplate) ConnectionPtrOutput { return v.Connection }).(ConnectionPtrOutput)
 }

@@ -36,6 +36,9 @@ func NewProvider(ctx *pulumi.Context,
 		args = &ProviderArgs{}
 	}
 
+	if args.Accounts != nil {
+		args.Accounts = pulumi.ToSecret(args.Accounts).(ConnectionMapInput)
+	}
 	if args.AdminSecret != nil {
 		args.AdminSecret = pulumi.ToSecret(args.AdminSecret).(pulumi.StringPtrInput)
 	}
@@ -61,6 +64,8 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
+	// Named accounts this provider serves (a secret): a map from a name (letters, digits, `-`, `_`) to the account's connection (baseUrl, partnerId and credentials, as `connection` takes them). A resource or function picks one with its `account` input. Stack config: `pulumi config set --path svc:accounts.<name>.partnerId 102` and `pulumi config set --path --secret svc:accounts.<name>.adminSecret <secret>`.
+	Accounts map[string]Connection `pulumi:"accounts"`
 	// The account's admin secret (pipelines should prefer an app token). Stack config `svc:adminSecret`, or the environment variable SVC_ADMIN_SECRET.
 	AdminSecret *string `pulumi:"adminSecret"`
 	// Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
@@ -85,6 +90,8 @@ type providerArgs struct {
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
+	// Named accounts this provider serves (a secret): a map from a name (letters, digits, `-`, `_`) to the account's connection (baseUrl, partnerId and credentials, as `connection` takes them). A resource or function picks one with its `account` input. Stack config: `pulumi config set --path svc:accounts.<name>.partnerId 102` and `pulumi config set --path --secret svc:accounts.<name>.adminSecret <secret>`.
+	Accounts ConnectionMapInput
 	// The account's admin secret (pipelines should prefer an app token). Stack config `svc:adminSecret`, or the environment variable SVC_ADMIN_SECRET.
 	AdminSecret pulumi.StringPtrInput
 	// Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.

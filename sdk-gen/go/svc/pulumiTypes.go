@@ -223,6 +223,31 @@ func (i *connectionPtrType) ToConnectionPtrOutputWithContext(ctx context.Context
 	return pulumi.ToOutputWithContext(ctx, i).(ConnectionPtrOutput)
 }
 
+// ConnectionMapInput is an input type that accepts ConnectionMap and ConnectionMapOutput values.
+// You can construct a concrete instance of `ConnectionMapInput` via:
+//
+//	ConnectionMap{ "key": ConnectionArgs{...} }
+type ConnectionMapInput interface {
+	pulumi.Input
+
+	ToConnectionMapOutput() ConnectionMapOutput
+	ToConnectionMapOutputWithContext(context.Context) ConnectionMapOutput
+}
+
+type ConnectionMap map[string]ConnectionInput
+
+func (ConnectionMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]Connection)(nil)).Elem()
+}
+
+func (i ConnectionMap) ToConnectionMapOutput() ConnectionMapOutput {
+	return i.ToConnectionMapOutputWithContext(context.Background())
+}
+
+func (i ConnectionMap) ToConnectionMapOutputWithContext(ctx context.Context) ConnectionMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ConnectionMapOutput)
+}
+
 // An explicit connection to an account (a second account): any setting left out comes from the provider.
 type ConnectionOutput struct{ *pulumi.OutputState }
 
@@ -405,6 +430,26 @@ func (o ConnectionPtrOutput) RequestTimeoutMs() pulumi.IntPtrOutput {
 		}
 		return v.RequestTimeoutMs
 	}).(pulumi.IntPtrOutput)
+}
+
+type ConnectionMapOutput struct{ *pulumi.OutputState }
+
+func (ConnectionMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]Connection)(nil)).Elem()
+}
+
+func (o ConnectionMapOutput) ToConnectionMapOutput() ConnectionMapOutput {
+	return o
+}
+
+func (o ConnectionMapOutput) ToConnectionMapOutputWithContext(ctx context.Context) ConnectionMapOutput {
+	return o
+}
+
+func (o ConnectionMapOutput) MapIndex(k pulumi.StringInput) ConnectionOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) Connection {
+		return vs[0].(map[string]Connection)[vs[1].(string)]
+	}).(ConnectionOutput)
 }
 
 // What `{key}` in an email's subject and body becomes: a text with placeholders filled from the event.
@@ -725,6 +770,7 @@ func (o SystemTemplateArrayOutput) Index(i pulumi.IntInput) SystemTemplateOutput
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectionInput)(nil)).Elem(), ConnectionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectionPtrInput)(nil)).Elem(), ConnectionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ConnectionMapInput)(nil)).Elem(), ConnectionMap{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ContentParameterInput)(nil)).Elem(), ContentParameterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ContentParameterArrayInput)(nil)).Elem(), ContentParameterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EmailRecipientInput)(nil)).Elem(), EmailRecipientArgs{})
@@ -733,6 +779,7 @@ func init() {
 	pulumi.RegisterOutputType(AppTokenSummaryArrayOutput{})
 	pulumi.RegisterOutputType(ConnectionOutput{})
 	pulumi.RegisterOutputType(ConnectionPtrOutput{})
+	pulumi.RegisterOutputType(ConnectionMapOutput{})
 	pulumi.RegisterOutputType(ContentParameterOutput{})
 	pulumi.RegisterOutputType(ContentParameterArrayOutput{})
 	pulumi.RegisterOutputType(EmailRecipientOutput{})

@@ -22,6 +22,7 @@ __all__ = ['AppTokenArgs', 'AppToken']
 @pulumi.input_type
 class AppTokenArgs:
     def __init__(__self__, *,
+                 account: pulumi.Input[Optional[_builtins.str]] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connection: pulumi.Input[Optional['ConnectionArgs']] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
@@ -35,10 +36,13 @@ class AppTokenArgs:
         """
         The set of arguments for constructing a AppToken resource.
 
+        :param pulumi.Input[_builtins.str] account: The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+               
+               Example: `"reseller-eu"`
         :param pulumi.Input[_builtins.str] adopt_id: Adopt an existing token by id instead of creating one (verified and read, never duplicated).
                
                Example: `"0_ab12cd34"`
-        :param pulumi.Input['ConnectionArgs'] connection: How to reach another account than the provider's (a secret); usually left out.
+        :param pulumi.Input['ConnectionArgs'] connection: How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
                
                Example: `{"partnerId":102}`
         :param pulumi.Input[_builtins.str] description: What the token is for.
@@ -66,8 +70,13 @@ class AppTokenArgs:
                
                Example: `"deploy-bot"`
         """
+        if account is not None:
+            pulumi.set(__self__, "account", account)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if connection is not None:
+            warnings.warn("""`connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: \"<name>\"`; a resource moves from one to the other without replacement""", DeprecationWarning)
+            pulumi.log.warn("""connection is deprecated: `connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: \"<name>\"`; a resource moves from one to the other without replacement""")
         if connection is not None:
             pulumi.set(__self__, "connection", connection)
         if description is None:
@@ -102,6 +111,20 @@ class AppTokenArgs:
             pulumi.set(__self__, "session_user_id", session_user_id)
 
     @_builtins.property
+    @pulumi.getter
+    def account(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+
+        Example: `"reseller-eu"`
+        """
+        return pulumi.get(self, "account")
+
+    @account.setter
+    def account(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "account", value)
+
+    @_builtins.property
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -117,9 +140,10 @@ class AppTokenArgs:
 
     @_builtins.property
     @pulumi.getter
+    @_utilities.deprecated("""`connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: \"<name>\"`; a resource moves from one to the other without replacement""")
     def connection(self) -> pulumi.Input[Optional['ConnectionArgs']]:
         """
-        How to reach another account than the provider's (a secret); usually left out.
+        How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 
         Example: `{"partnerId":102}`
         """
@@ -248,6 +272,7 @@ class AppToken(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 account: pulumi.Input[Optional[_builtins.str]] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connection: pulumi.Input[Optional[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
@@ -287,10 +312,13 @@ class AppToken(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] account: The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+               
+               Example: `"reseller-eu"`
         :param pulumi.Input[_builtins.str] adopt_id: Adopt an existing token by id instead of creating one (verified and read, never duplicated).
                
                Example: `"0_ab12cd34"`
-        :param pulumi.Input[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']] connection: How to reach another account than the provider's (a secret); usually left out.
+        :param pulumi.Input[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']] connection: How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
                
                Example: `{"partnerId":102}`
         :param pulumi.Input[_builtins.str] description: What the token is for.
@@ -365,6 +393,7 @@ class AppToken(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 account: pulumi.Input[Optional[_builtins.str]] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connection: pulumi.Input[Optional[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
@@ -384,6 +413,7 @@ class AppToken(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = AppTokenArgs.__new__(AppTokenArgs)
 
+            __props__.__dict__["account"] = account
             __props__.__dict__["adopt_id"] = adopt_id
             __props__.__dict__["connection"] = None if connection is None else pulumi.Output.secret(connection)
             if description is None:
@@ -438,6 +468,7 @@ class AppToken(pulumi.CustomResource):
 
         __props__ = AppTokenArgs.__new__(AppTokenArgs)
 
+        __props__.__dict__["account"] = None
         __props__.__dict__["adopt_id"] = None
         __props__.__dict__["connection"] = None
         __props__.__dict__["created_at"] = None
@@ -463,6 +494,16 @@ class AppToken(pulumi.CustomResource):
         return pulumi.runtime.exists_resource(None, 'svc:index:AppToken', id, __props__, opts or pulumi.ResourceOptions())
 
     @_builtins.property
+    @pulumi.getter
+    def account(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+
+        Example: `"reseller-eu"`
+        """
+        return pulumi.get(self, "account")
+
+    @_builtins.property
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
@@ -474,9 +515,10 @@ class AppToken(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
+    @_utilities.deprecated("""`connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: \"<name>\"`; a resource moves from one to the other without replacement""")
     def connection(self) -> pulumi.Output[Optional['outputs.Connection']]:
         """
-        How to reach another account than the provider's (a secret); usually left out.
+        How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 
         Example: `{"partnerId":102}`
         """

@@ -27,6 +27,7 @@ class EmailNotificationTemplateArgs:
                  name: pulumi.Input[_builtins.str],
                  subject: pulumi.Input[_builtins.str],
                  to: pulumi.Input[Sequence[pulumi.Input['EmailRecipientArgs']]],
+                 account: pulumi.Input[Optional[_builtins.str]] = None,
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  bcc: pulumi.Input[Optional[Sequence[pulumi.Input['EmailRecipientArgs']]]] = None,
@@ -60,6 +61,9 @@ class EmailNotificationTemplateArgs:
         :param pulumi.Input[Sequence[pulumi.Input['EmailRecipientArgs']]] to: Who the email is sent to: a list of {email, name?}, 1 to 50.
                
                Example: `[{"email":"editors@example.com","name":"Editors"}]`
+        :param pulumi.Input[_builtins.str] account: The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+               
+               Example: `"reseller-eu"`
         :param pulumi.Input[_builtins.bool] active: false keeps the template disabled (no email is sent).
                
                Example: `true`
@@ -72,7 +76,7 @@ class EmailNotificationTemplateArgs:
         :param pulumi.Input[Sequence[pulumi.Input['EmailRecipientArgs']]] cc: Copied: a list of {email, name?}, at most 50.
                
                Example: `[{"email":"lead@example.com"}]`
-        :param pulumi.Input['ConnectionArgs'] connection: How to reach another account than the provider's (a secret); usually left out.
+        :param pulumi.Input['ConnectionArgs'] connection: How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
                
                Example: `{"partnerId":102}`
         :param pulumi.Input[Sequence[pulumi.Input['ContentParameterArgs']]] content_parameters: What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
@@ -111,6 +115,8 @@ class EmailNotificationTemplateArgs:
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "subject", subject)
         pulumi.set(__self__, "to", to)
+        if account is not None:
+            pulumi.set(__self__, "account", account)
         if active is None:
             active = True
         if active is not None:
@@ -121,6 +127,9 @@ class EmailNotificationTemplateArgs:
             pulumi.set(__self__, "bcc", bcc)
         if cc is not None:
             pulumi.set(__self__, "cc", cc)
+        if connection is not None:
+            warnings.warn("""`connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: \"<name>\"`; a resource moves from one to the other without replacement""", DeprecationWarning)
+            pulumi.log.warn("""connection is deprecated: `connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: \"<name>\"`; a resource moves from one to the other without replacement""")
         if connection is not None:
             pulumi.set(__self__, "connection", connection)
         if content_parameters is not None:
@@ -225,6 +234,20 @@ class EmailNotificationTemplateArgs:
 
     @_builtins.property
     @pulumi.getter
+    def account(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+
+        Example: `"reseller-eu"`
+        """
+        return pulumi.get(self, "account")
+
+    @account.setter
+    def account(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "account", value)
+
+    @_builtins.property
+    @pulumi.getter
     def active(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         false keeps the template disabled (no email is sent).
@@ -281,9 +304,10 @@ class EmailNotificationTemplateArgs:
 
     @_builtins.property
     @pulumi.getter
+    @_utilities.deprecated("""`connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: \"<name>\"`; a resource moves from one to the other without replacement""")
     def connection(self) -> pulumi.Input[Optional['ConnectionArgs']]:
         """
-        How to reach another account than the provider's (a secret); usually left out.
+        How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 
         Example: `{"partnerId":102}`
         """
@@ -441,6 +465,7 @@ class EmailNotificationTemplate(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 account: pulumi.Input[Optional[_builtins.str]] = None,
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  bcc: pulumi.Input[Optional[Sequence[pulumi.Input[Union['EmailRecipientArgs', 'EmailRecipientArgsDict', 'outputs.EmailRecipient']]]]] = None,
@@ -493,6 +518,9 @@ class EmailNotificationTemplate(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] account: The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+               
+               Example: `"reseller-eu"`
         :param pulumi.Input[_builtins.bool] active: false keeps the template disabled (no email is sent).
                
                Example: `true`
@@ -508,7 +536,7 @@ class EmailNotificationTemplate(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[Union['EmailRecipientArgs', 'EmailRecipientArgsDict', 'outputs.EmailRecipient']]]] cc: Copied: a list of {email, name?}, at most 50.
                
                Example: `[{"email":"lead@example.com"}]`
-        :param pulumi.Input[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']] connection: How to reach another account than the provider's (a secret); usually left out.
+        :param pulumi.Input[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']] connection: How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
                
                Example: `{"partnerId":102}`
         :param pulumi.Input[Sequence[pulumi.Input[Union['ContentParameterArgs', 'ContentParameterArgsDict', 'outputs.ContentParameter']]]] content_parameters: What `{key}` in subject and body becomes: a list of {key, value, description?}; value is text with `{entry.<field>}`, `{object.<field>}` or `{template.<id|name|systemName>}` placeholders filled from the event.
@@ -604,6 +632,7 @@ class EmailNotificationTemplate(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 account: pulumi.Input[Optional[_builtins.str]] = None,
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  bcc: pulumi.Input[Optional[Sequence[pulumi.Input[Union['EmailRecipientArgs', 'EmailRecipientArgsDict', 'outputs.EmailRecipient']]]]] = None,
@@ -633,6 +662,7 @@ class EmailNotificationTemplate(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = EmailNotificationTemplateArgs.__new__(EmailNotificationTemplateArgs)
 
+            __props__.__dict__["account"] = account
             if active is None:
                 active = True
             __props__.__dict__["active"] = active
@@ -703,6 +733,7 @@ class EmailNotificationTemplate(pulumi.CustomResource):
 
         __props__ = EmailNotificationTemplateArgs.__new__(EmailNotificationTemplateArgs)
 
+        __props__.__dict__["account"] = None
         __props__.__dict__["active"] = None
         __props__.__dict__["adopt_id"] = None
         __props__.__dict__["bcc"] = None
@@ -738,6 +769,16 @@ class EmailNotificationTemplate(pulumi.CustomResource):
             opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
         __props__: dict = {}
         return pulumi.runtime.exists_resource(None, 'svc:index:EmailNotificationTemplate', id, __props__, opts or pulumi.ResourceOptions())
+
+    @_builtins.property
+    @pulumi.getter
+    def account(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+
+        Example: `"reseller-eu"`
+        """
+        return pulumi.get(self, "account")
 
     @_builtins.property
     @pulumi.getter
@@ -791,9 +832,10 @@ class EmailNotificationTemplate(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
+    @_utilities.deprecated("""`connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: \"<name>\"`; a resource moves from one to the other without replacement""")
     def connection(self) -> pulumi.Output[Optional['outputs.Connection']]:
         """
-        How to reach another account than the provider's (a secret); usually left out.
+        How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 
         Example: `{"partnerId":102}`
         """

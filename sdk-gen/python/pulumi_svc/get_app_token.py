@@ -217,18 +217,23 @@ class AwaitableGetAppTokenResult(GetAppTokenResult):
             updated_at=self.updated_at)
 
 
-def get_app_token(id: Optional[_builtins.str] = None,
+def get_app_token(account: Optional[_builtins.str] = None,
+                  id: Optional[_builtins.str] = None,
                   opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetAppTokenResult:
     """
     Looks up an app token of the account by id. `token`, its value, is a secret and is present only when the provider authenticates with the account's admin secret. Fails, naming the account and the id, when there is no such active or disabled token.
 
     ## Example Usage
 
+    :param _builtins.str account: The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+           
+           Example: `"reseller-eu"`
     :param _builtins.str id: The app token's id, like 0_ab12cd34.
            
            Example: `"0_ab12cd34"`
     """
     __args__ = dict()
+    __args__['account'] = account
     __args__['id'] = id
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('svc:index:getAppToken', __args__, opts=opts, typ=GetAppTokenResult).value
@@ -247,18 +252,23 @@ def get_app_token(id: Optional[_builtins.str] = None,
         token=pulumi.get(__ret__, 'token'),
         token_id=pulumi.get(__ret__, 'token_id'),
         updated_at=pulumi.get(__ret__, 'updated_at'))
-def get_app_token_output(id: pulumi.Input[Optional[_builtins.str]] = None,
+def get_app_token_output(account: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                         id: pulumi.Input[Optional[_builtins.str]] = None,
                          opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetAppTokenResult]:
     """
     Looks up an app token of the account by id. `token`, its value, is a secret and is present only when the provider authenticates with the account's admin secret. Fails, naming the account and the id, when there is no such active or disabled token.
 
     ## Example Usage
 
+    :param _builtins.str account: The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+           
+           Example: `"reseller-eu"`
     :param _builtins.str id: The app token's id, like 0_ab12cd34.
            
            Example: `"0_ab12cd34"`
     """
     __args__ = dict()
+    __args__['account'] = account
     __args__['id'] = id
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('svc:index:getAppToken', __args__, opts=opts, typ=GetAppTokenResult)

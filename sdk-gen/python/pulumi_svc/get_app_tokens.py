@@ -64,7 +64,8 @@ class AwaitableGetAppTokensResult(GetAppTokensResult):
             tokens=self.tokens)
 
 
-def get_app_tokens(description_contains: Optional[_builtins.str] = None,
+def get_app_tokens(account: Optional[_builtins.str] = None,
+                   description_contains: Optional[_builtins.str] = None,
                    hash_type: Optional['HashType'] = None,
                    session_type: Optional['SessionType'] = None,
                    opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetAppTokensResult:
@@ -73,6 +74,9 @@ def get_app_tokens(description_contains: Optional[_builtins.str] = None,
 
     ## Example Usage
 
+    :param _builtins.str account: The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+           
+           Example: `"reseller-eu"`
     :param _builtins.str description_contains: Only tokens whose description contains this text (case-sensitive).
            
            Example: `"pipeline"`
@@ -84,6 +88,7 @@ def get_app_tokens(description_contains: Optional[_builtins.str] = None,
            Example: `"ADMIN"`
     """
     __args__ = dict()
+    __args__['account'] = account
     __args__['descriptionContains'] = description_contains
     __args__['hashType'] = hash_type
     __args__['sessionType'] = session_type
@@ -93,7 +98,8 @@ def get_app_tokens(description_contains: Optional[_builtins.str] = None,
     return AwaitableGetAppTokensResult(
         ids=pulumi.get(__ret__, 'ids'),
         tokens=pulumi.get(__ret__, 'tokens'))
-def get_app_tokens_output(description_contains: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+def get_app_tokens_output(account: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                          description_contains: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                           hash_type: pulumi.Input[Optional[Optional['HashType']]] = None,
                           session_type: pulumi.Input[Optional[Optional['SessionType']]] = None,
                           opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetAppTokensResult]:
@@ -102,6 +108,9 @@ def get_app_tokens_output(description_contains: pulumi.Input[Optional[Optional[_
 
     ## Example Usage
 
+    :param _builtins.str account: The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+           
+           Example: `"reseller-eu"`
     :param _builtins.str description_contains: Only tokens whose description contains this text (case-sensitive).
            
            Example: `"pipeline"`
@@ -113,6 +122,7 @@ def get_app_tokens_output(description_contains: pulumi.Input[Optional[Optional[_
            Example: `"ADMIN"`
     """
     __args__ = dict()
+    __args__['account'] = account
     __args__['descriptionContains'] = description_contains
     __args__['hashType'] = hash_type
     __args__['sessionType'] = session_type

@@ -330,7 +330,8 @@ class AwaitableGetNotificationTemplateResult(GetNotificationTemplateResult):
             url=self.url)
 
 
-def get_notification_template(id: Optional[_builtins.str] = None,
+def get_notification_template(account: Optional[_builtins.str] = None,
+                              id: Optional[_builtins.str] = None,
                               kind: Optional['TemplateKind'] = None,
                               system_name: Optional[_builtins.str] = None,
                               opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetNotificationTemplateResult:
@@ -339,6 +340,9 @@ def get_notification_template(id: Optional[_builtins.str] = None,
 
     ## Example Usage
 
+    :param _builtins.str account: The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+           
+           Example: `"reseller-eu"`
     :param _builtins.str id: The template's id. Exactly one of id or systemName.
            
            Example: `"2001"`
@@ -350,6 +354,7 @@ def get_notification_template(id: Optional[_builtins.str] = None,
            Example: `"PUBLISHING_ENTRY_READY"`
     """
     __args__ = dict()
+    __args__['account'] = account
     __args__['id'] = id
     __args__['kind'] = kind
     __args__['systemName'] = system_name
@@ -378,7 +383,8 @@ def get_notification_template(id: Optional[_builtins.str] = None,
         to=pulumi.get(__ret__, 'to'),
         updated_at=pulumi.get(__ret__, 'updated_at'),
         url=pulumi.get(__ret__, 'url'))
-def get_notification_template_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+def get_notification_template_output(account: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                                     id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                      kind: pulumi.Input[Optional[Optional['TemplateKind']]] = None,
                                      system_name: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                      opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNotificationTemplateResult]:
@@ -387,6 +393,9 @@ def get_notification_template_output(id: pulumi.Input[Optional[Optional[_builtin
 
     ## Example Usage
 
+    :param _builtins.str account: The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+           
+           Example: `"reseller-eu"`
     :param _builtins.str id: The template's id. Exactly one of id or systemName.
            
            Example: `"2001"`
@@ -398,6 +407,7 @@ def get_notification_template_output(id: pulumi.Input[Optional[Optional[_builtin
            Example: `"PUBLISHING_ENTRY_READY"`
     """
     __args__ = dict()
+    __args__['account'] = account
     __args__['id'] = id
     __args__['kind'] = kind
     __args__['systemName'] = system_name

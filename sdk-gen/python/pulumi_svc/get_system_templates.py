@@ -50,7 +50,8 @@ class AwaitableGetSystemTemplatesResult(GetSystemTemplatesResult):
             templates=self.templates)
 
 
-def get_system_templates(event: Optional[_builtins.str] = None,
+def get_system_templates(account: Optional[_builtins.str] = None,
+                         event: Optional[_builtins.str] = None,
                          event_object_type: Optional[_builtins.str] = None,
                          event_type: Optional[_builtins.str] = None,
                          kind: Optional['TemplateKind'] = None,
@@ -60,6 +61,9 @@ def get_system_templates(event: Optional[_builtins.str] = None,
 
     ## Example Usage
 
+    :param _builtins.str account: The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+           
+           Example: `"reseller-eu"`
     :param _builtins.str event: Only those reacting to this catalog event (entry.added, entry.transcoding_complete, entry.updated, entry.deleted, entry.ready, metadata.changed, category.user_added).
            
            Example: `"entry.ready"`
@@ -74,6 +78,7 @@ def get_system_templates(event: Optional[_builtins.str] = None,
            Example: `"EMAIL"`
     """
     __args__ = dict()
+    __args__['account'] = account
     __args__['event'] = event
     __args__['eventObjectType'] = event_object_type
     __args__['eventType'] = event_type
@@ -83,7 +88,8 @@ def get_system_templates(event: Optional[_builtins.str] = None,
 
     return AwaitableGetSystemTemplatesResult(
         templates=pulumi.get(__ret__, 'templates'))
-def get_system_templates_output(event: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+def get_system_templates_output(account: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                                event: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                 event_object_type: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                 event_type: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                 kind: pulumi.Input[Optional[Optional['TemplateKind']]] = None,
@@ -93,6 +99,9 @@ def get_system_templates_output(event: pulumi.Input[Optional[Optional[_builtins.
 
     ## Example Usage
 
+    :param _builtins.str account: The name of the account to search: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+           
+           Example: `"reseller-eu"`
     :param _builtins.str event: Only those reacting to this catalog event (entry.added, entry.transcoding_complete, entry.updated, entry.deleted, entry.ready, metadata.changed, category.user_added).
            
            Example: `"entry.ready"`
@@ -107,6 +116,7 @@ def get_system_templates_output(event: pulumi.Input[Optional[Optional[_builtins.
            Example: `"EMAIL"`
     """
     __args__ = dict()
+    __args__['account'] = account
     __args__['event'] = event
     __args__['eventObjectType'] = event_object_type
     __args__['eventType'] = event_type

@@ -24,6 +24,7 @@ class HttpNotificationTemplateArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  url: pulumi.Input[_builtins.str],
+                 account: pulumi.Input[Optional[_builtins.str]] = None,
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connection: pulumi.Input[Optional['ConnectionArgs']] = None,
@@ -44,13 +45,16 @@ class HttpNotificationTemplateArgs:
         :param pulumi.Input[_builtins.str] url: Where deliveries are sent: https, or http to a loopback address for local testing.
                
                Example: `"https://publishing.example.com/hooks/entry-ready"`
+        :param pulumi.Input[_builtins.str] account: The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+               
+               Example: `"reseller-eu"`
         :param pulumi.Input[_builtins.bool] active: false keeps the template disabled.
                
                Example: `true`
         :param pulumi.Input[_builtins.str] adopt_id: Adopt an existing template of the account by id instead of cloning (verified and read, never duplicated).
                
                Example: `"2001"`
-        :param pulumi.Input['ConnectionArgs'] connection: How to reach another account than the provider's (a secret); usually left out.
+        :param pulumi.Input['ConnectionArgs'] connection: How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
                
                Example: `{"partnerId":102}`
         :param pulumi.Input[_builtins.str] description: What the template is for.
@@ -80,12 +84,17 @@ class HttpNotificationTemplateArgs:
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "url", url)
+        if account is not None:
+            pulumi.set(__self__, "account", account)
         if active is None:
             active = True
         if active is not None:
             pulumi.set(__self__, "active", active)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if connection is not None:
+            warnings.warn("""`connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: \"<name>\"`; a resource moves from one to the other without replacement""", DeprecationWarning)
+            pulumi.log.warn("""connection is deprecated: `connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: \"<name>\"`; a resource moves from one to the other without replacement""")
         if connection is not None:
             pulumi.set(__self__, "connection", connection)
         if description is None:
@@ -144,6 +153,20 @@ class HttpNotificationTemplateArgs:
 
     @_builtins.property
     @pulumi.getter
+    def account(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+
+        Example: `"reseller-eu"`
+        """
+        return pulumi.get(self, "account")
+
+    @account.setter
+    def account(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "account", value)
+
+    @_builtins.property
+    @pulumi.getter
     def active(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         false keeps the template disabled.
@@ -172,9 +195,10 @@ class HttpNotificationTemplateArgs:
 
     @_builtins.property
     @pulumi.getter
+    @_utilities.deprecated("""`connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: \"<name>\"`; a resource moves from one to the other without replacement""")
     def connection(self) -> pulumi.Input[Optional['ConnectionArgs']]:
         """
-        How to reach another account than the provider's (a secret); usually left out.
+        How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 
         Example: `{"partnerId":102}`
         """
@@ -304,6 +328,7 @@ class HttpNotificationTemplate(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 account: pulumi.Input[Optional[_builtins.str]] = None,
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connection: pulumi.Input[Optional[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]] = None,
@@ -348,13 +373,16 @@ class HttpNotificationTemplate(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] account: The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+               
+               Example: `"reseller-eu"`
         :param pulumi.Input[_builtins.bool] active: false keeps the template disabled.
                
                Example: `true`
         :param pulumi.Input[_builtins.str] adopt_id: Adopt an existing template of the account by id instead of cloning (verified and read, never duplicated).
                
                Example: `"2001"`
-        :param pulumi.Input[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']] connection: How to reach another account than the provider's (a secret); usually left out.
+        :param pulumi.Input[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']] connection: How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
                
                Example: `{"partnerId":102}`
         :param pulumi.Input[_builtins.str] description: What the template is for.
@@ -437,6 +465,7 @@ class HttpNotificationTemplate(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 account: pulumi.Input[Optional[_builtins.str]] = None,
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connection: pulumi.Input[Optional[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]] = None,
@@ -459,6 +488,7 @@ class HttpNotificationTemplate(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = HttpNotificationTemplateArgs.__new__(HttpNotificationTemplateArgs)
 
+            __props__.__dict__["account"] = account
             if active is None:
                 active = True
             __props__.__dict__["active"] = active
@@ -516,6 +546,7 @@ class HttpNotificationTemplate(pulumi.CustomResource):
 
         __props__ = HttpNotificationTemplateArgs.__new__(HttpNotificationTemplateArgs)
 
+        __props__.__dict__["account"] = None
         __props__.__dict__["active"] = None
         __props__.__dict__["adopt_id"] = None
         __props__.__dict__["connection"] = None
@@ -547,6 +578,16 @@ class HttpNotificationTemplate(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
+    def account(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The name of the account to act in: one of the provider's named accounts (`accounts`). Left out, the provider's own account.
+
+        Example: `"reseller-eu"`
+        """
+        return pulumi.get(self, "account")
+
+    @_builtins.property
+    @pulumi.getter
     def active(self) -> pulumi.Output[_builtins.bool]:
         """
         false keeps the template disabled.
@@ -567,9 +608,10 @@ class HttpNotificationTemplate(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
+    @_utilities.deprecated("""`connection` is deprecated: add the account to the provider's `accounts` (stack config `svc:accounts.<name>.*`, or `accounts` on an explicit provider) and set `account: \"<name>\"`; a resource moves from one to the other without replacement""")
     def connection(self) -> pulumi.Output[Optional['outputs.Connection']]:
         """
-        How to reach another account than the provider's (a secret); usually left out.
+        How to reach another account than the provider's (a secret); usually left out. Deprecated: use `account`.
 
         Example: `{"partnerId":102}`
         """

@@ -13,12 +13,15 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
+from ._inputs import *
 
 __all__ = ['ProviderArgs', 'Provider']
 
 @pulumi.input_type
 class ProviderArgs:
     def __init__(__self__, *,
+                 accounts: pulumi.Input[Optional[Mapping[str, pulumi.Input['ConnectionArgs']]]] = None,
                  admin_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  app_token: pulumi.Input[Optional[_builtins.str]] = None,
@@ -32,6 +35,7 @@ class ProviderArgs:
         """
         The set of arguments for constructing a Provider resource.
 
+        :param pulumi.Input[Mapping[str, pulumi.Input['ConnectionArgs']]] accounts: Named accounts this provider serves (a secret): a map from a name (letters, digits, `-`, `_`) to the account's connection (baseUrl, partnerId and credentials, as `connection` takes them). A resource or function picks one with its `account` input. Stack config: `pulumi config set --path svc:accounts.<name>.partnerId 102` and `pulumi config set --path --secret svc:accounts.<name>.adminSecret <secret>`.
         :param pulumi.Input[_builtins.str] admin_secret: The account's admin secret (pipelines should prefer an app token). Stack config `svc:adminSecret`, or the environment variable SVC_ADMIN_SECRET.
         :param pulumi.Input[_builtins.bool] allow_insecure_http: Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
         :param pulumi.Input[_builtins.str] app_token: The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
@@ -43,6 +47,8 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.int] partner_id: The account's numeric partner id. Stack config `svc:partnerId`, or the environment variable SVC_PARTNER_ID.
         :param pulumi.Input[_builtins.int] request_timeout_ms: Timeout of each HTTP attempt, in milliseconds (default 30000). Stack config `svc:requestTimeoutMs`, or the environment variable SVC_REQUEST_TIMEOUT_MS.
         """
+        if accounts is not None:
+            pulumi.set(__self__, "accounts", accounts)
         if admin_secret is not None:
             pulumi.set(__self__, "admin_secret", admin_secret)
         if allow_insecure_http is not None:
@@ -63,6 +69,18 @@ class ProviderArgs:
             pulumi.set(__self__, "partner_id", partner_id)
         if request_timeout_ms is not None:
             pulumi.set(__self__, "request_timeout_ms", request_timeout_ms)
+
+    @_builtins.property
+    @pulumi.getter
+    def accounts(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['ConnectionArgs']]]]:
+        """
+        Named accounts this provider serves (a secret): a map from a name (letters, digits, `-`, `_`) to the account's connection (baseUrl, partnerId and credentials, as `connection` takes them). A resource or function picks one with its `account` input. Stack config: `pulumi config set --path svc:accounts.<name>.partnerId 102` and `pulumi config set --path --secret svc:accounts.<name>.adminSecret <secret>`.
+        """
+        return pulumi.get(self, "accounts")
+
+    @accounts.setter
+    def accounts(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['ConnectionArgs']]]]):
+        pulumi.set(self, "accounts", value)
 
     @_builtins.property
     @pulumi.getter(name="adminSecret")
@@ -191,6 +209,7 @@ class Provider(pulumi.ProviderResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 accounts: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]]]] = None,
                  admin_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  app_token: pulumi.Input[Optional[_builtins.str]] = None,
@@ -207,6 +226,7 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[Mapping[str, pulumi.Input[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]]] accounts: Named accounts this provider serves (a secret): a map from a name (letters, digits, `-`, `_`) to the account's connection (baseUrl, partnerId and credentials, as `connection` takes them). A resource or function picks one with its `account` input. Stack config: `pulumi config set --path svc:accounts.<name>.partnerId 102` and `pulumi config set --path --secret svc:accounts.<name>.adminSecret <secret>`.
         :param pulumi.Input[_builtins.str] admin_secret: The account's admin secret (pipelines should prefer an app token). Stack config `svc:adminSecret`, or the environment variable SVC_ADMIN_SECRET.
         :param pulumi.Input[_builtins.bool] allow_insecure_http: Allow a plain http:// baseUrl to a host outside loopback (default false): the credentials would travel unencrypted. Counts only where the baseUrl is set. Stack config `svc:allowInsecureHttp`, or the environment variable SVC_ALLOW_INSECURE_HTTP.
         :param pulumi.Input[_builtins.str] app_token: The value of that app token. Stack config `svc:appToken`, or the environment variable SVC_APP_TOKEN.
@@ -242,6 +262,7 @@ class Provider(pulumi.ProviderResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 accounts: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]]]] = None,
                  admin_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  app_token: pulumi.Input[Optional[_builtins.str]] = None,
@@ -261,6 +282,7 @@ class Provider(pulumi.ProviderResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
+            __props__.__dict__["accounts"] = pulumi.Output.secret(accounts).apply(pulumi.runtime.to_json) if accounts is not None else None
             __props__.__dict__["admin_secret"] = None if admin_secret is None else pulumi.Output.secret(admin_secret)
             __props__.__dict__["allow_insecure_http"] = pulumi.Output.from_input(allow_insecure_http).apply(pulumi.runtime.to_json) if allow_insecure_http is not None else None
             __props__.__dict__["app_token"] = None if app_token is None else pulumi.Output.secret(app_token)

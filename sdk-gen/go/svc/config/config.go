@@ -11,6 +11,11 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// Named accounts this provider serves (a secret): a map from a name (letters, digits, `-`, `_`) to the account's connection (baseUrl, partnerId and credentials, as `connection` takes them). A resource or function picks one with its `account` input. Stack config: `pulumi config set --path svc:accounts.<name>.partnerId 102` and `pulumi config set --path --secret svc:accounts.<name>.adminSecret <secret>`.
+func GetAccounts(ctx *pulumi.Context) string {
+	return config.Get(ctx, "svc:accounts")
+}
+
 // The account's admin secret (pipelines should prefer an app token). Stack config `svc:adminSecret`, or the environment variable SVC_ADMIN_SECRET.
 func GetAdminSecret(ctx *pulumi.Context) string {
 	v, err := config.Try(ctx, "svc:adminSecret")

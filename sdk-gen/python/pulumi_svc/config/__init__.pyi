@@ -13,6 +13,12 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
+from .. import outputs as _root_outputs
+
+accounts: Optional[str]
+"""
+Named accounts this provider serves (a secret): a map from a name (letters, digits, `-`, `_`) to the account's connection (baseUrl, partnerId and credentials, as `connection` takes them). A resource or function picks one with its `account` input. Stack config: `pulumi config set --path svc:accounts.<name>.partnerId 102` and `pulumi config set --path --secret svc:accounts.<name>.adminSecret <secret>`.
+"""
 
 adminSecret: Optional[str]
 """
