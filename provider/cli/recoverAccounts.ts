@@ -10,7 +10,9 @@
  * clients, retries and timeouts).
  */
 import type { ConnectionInput } from "../core/connectionInput";
-import { type ConfigLookup, ConnectionError, resolveConnection } from "../core/connection";
+import { type ConfigLookup, ConnectionError, resolveConnection, SETTINGS } from "../core/connection";
+import { ACCOUNTS_SETTING, parseNamedAccounts } from "../core/namedAccounts";
+import { connectionOfAccount } from "../core/providerAccounts";
 import type { OperationContext } from "../core/operationContext";
 import { ProviderProcess } from "../core/providerProcess";
 import type { SvcResource } from "./recoverState";
@@ -37,12 +39,16 @@ const lookupOfInputs =
   (inputs: Record<string, unknown>): ConfigLookup =>
   (key) => {
     const value = inputs[key.replace(/^svc:/, "")];
-    return value === undefined || value === null || typeof value === "object" ? undefined : String(value);
+    if (value === undefined || value === null) return undefined;
+    // `accounts` (a map) reads as stack config does: its JSON text.
+    return typeof value === "object" ? JSON.stringify(value) : String(value);
   };
 
 interface Source {
   config: ConfigLookup;
   connection?: ConnectionInput;
+  /** A named account of the provider's `accounts` (the resource's `account` input). */
+  account?: string;
 }
 
 /** Resolves the accounts of a stack's resources, one session per account. */
@@ -76,24 +82,33 @@ export class RecoverAccounts {
       const urn = reference.slice(0, reference.lastIndexOf("::"));
       const type = urn.split("::")[2] ?? "";
       if (type !== SVC_PROVIDER_TYPE && !type.endsWith(`$${SVC_PROVIDER_TYPE}`)) continue;
-      const account = this.resolve(urn, { config: lookupOfInputs(inputs) });
+      const config = lookupOfInputs(inputs);
+      for (const source of [{ config }, ...namedIn(config).map((account) => ({ config, account }))]) {
+        const account = this.resolve(urn, source);
+        if (account) found.push(account);
+      }
+    }
+    // The stack's own account and its named accounts (stack config): what default providers and dynamic resources use.
+    for (const source of [{ config: this.stackConfig }, ...namedIn(this.stackConfig).map((account) => ({ config: this.stackConfig, account }))]) {
+      const account = this.resolve(undefined, source);
       if (account) found.push(account);
     }
-    const own = this.resolve(undefined, { config: this.stackConfig });
-    return own ? [...found, own] : found;
+    return found;
   }
 
   /** The account of `source`, made once per key; a source that names none is noted under `urn` (when given). */
   private resolve(urn: string | undefined, source: Source): RecoverAccount | undefined {
     try {
-      const fromEnvironment = !namesAccount(source);
+      const fromEnvironment = source.account === undefined && !namesAccount(source);
       if (fromEnvironment && !this.environmentIsTheRuns) {
         throw new ConnectionError(
           "neither the state nor the stack config records its account (the run took it from its SVC_* variables, which recover cannot see); " +
             "run recover in the run's environment with --account-from-environment",
         );
       }
-      const connection = resolveConnection(source.connection, source.config, this.env);
+      const connection = source.account
+        ? connectionOfAccount({ [ACCOUNTS_SETTING.config]: source.config(ACCOUNTS_SETTING.config), ...configOf(source.config) }, source.account, this.env)
+        : resolveConnection(source.connection, source.config, this.env);
       const key = `${connection.baseUrl}#${connection.partnerId}`;
       let account = this.byKey.get(key);
       if (!account) {
@@ -105,7 +120,7 @@ export class RecoverAccounts {
           baseUrl: connection.baseUrl,
           partnerId: connection.partnerId,
           requestTimeoutMs: connection.requestTimeoutMs,
-          context: () => session.contextFor(source.connection),
+          context: () => session.contextOfChoice(source.account ? { account: source.account } : source.connection ? { connection: source.connection } : {}),
           close: () => session.close(),
         };
         this.byKey.set(key, account);
@@ -127,12 +142,13 @@ export class RecoverAccounts {
   }
 
   private sourceOf(resource: Pick<SvcResource, "plugin" | "provider" | "inputs">): Source {
+    const account = typeof resource.inputs.account === "string" && resource.inputs.account !== "" ? { account: resource.inputs.account } : {};
     if (resource.plugin) {
       const inputs = resource.provider ? this.providers.get(resource.provider) : undefined;
-      return { config: inputs ? lookupOfInputs(inputs) : this.stackConfig };
+      return { config: inputs ? lookupOfInputs(inputs) : this.stackConfig, ...account };
     }
     const connection = resource.inputs.connection;
-    return { config: this.stackConfig, ...(connection && typeof connection === "object" ? { connection: connection as ConnectionInput } : {}) };
+    return { config: this.stackConfig, ...account, ...(connection && typeof connection === "object" ? { connection: connection as ConnectionInput } : {}) };
   }
 }
 
@@ -141,5 +157,24 @@ function namesAccount(source: Source): boolean {
   const named = (value: unknown) => value !== undefined && value !== null && value !== "";
   return (
     named(source.connection?.baseUrl) || named(source.connection?.partnerId) || named(source.config("svc:baseUrl")) || named(source.config("svc:partnerId"))
+  );
+}
+
+/** The names of the `accounts` a config holds (none when it holds none, or an unreadable one: its resources say why). */
+function namedIn(config: ConfigLookup): string[] {
+  try {
+    return [...parseNamedAccounts(config(ACCOUNTS_SETTING.config)).keys()];
+  } catch {
+    return [];
+  }
+}
+
+/** The provider's settings of a lookup, by full key, for connectionOfAccount. */
+function configOf(config: ConfigLookup): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.keys(SETTINGS).flatMap((key) => {
+      const value = config(`svc:${key}`);
+      return value === undefined ? [] : [[`svc:${key}`, value]];
+    }),
   );
 }

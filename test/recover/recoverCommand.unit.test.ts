@@ -264,6 +264,44 @@ describe("pulumi-svc recover on a scripted CLI", () => {
     expect(await live(fields)).toEqual([]);
   });
 
+  it("a named account (issue 40): read from the provider's `accounts` in the state, by the resource's `account`", async () => {
+    const fields = `named ${serial}`;
+    const lockedSince = Date.now() - 1_000;
+    const token = await addToken(fields);
+    const provider = "urn:pulumi:dev::app::pulumi:providers:svc::resellers::p1";
+    const accounts = { east: { baseUrl: emulator.baseUrl, partnerId: emulator.partnerId, adminSecret: emulator.adminSecret } };
+    const script = scriptedCli({
+      lockedSince,
+      config: {},
+      resources: [{ urn: provider.slice(0, provider.lastIndexOf("::")), id: "p1", type: "pulumi:providers:svc", inputs: { accounts } }],
+    });
+    // The plugin's pending create names its provider and its account.
+    const cli: PulumiCli = {
+      ...script.cli,
+      exportStack: async (options) => {
+        const exported = (await script.cli.exportStack(options)) as { deployment: { pending_operations: unknown[] } };
+        exported.deployment.pending_operations = [
+          {
+            type: "creating",
+            resource: {
+              urn: "urn:pulumi:dev::app::svc:index:AppToken::t0",
+              type: "svc:index:AppToken",
+              provider,
+              inputs: { ...tokenFields(fields), account: "east" },
+            },
+          },
+        ];
+        return exported;
+      },
+    };
+    const lines: string[] = [];
+    const result = await recover({ stack: "dev", yes: true, releaseLock: true }, { cli, out: (line) => lines.push(line), env: {}, maxSettleWaitMs: 0 });
+    expect(result.outcome).toBe("done");
+    expect(result.plan?.deletes.map((d) => d.id)).toEqual([token.id]);
+    expect(await live(fields)).toEqual([]);
+    expect(lines.join("\n")).not.toContain(emulator.adminSecret);
+  });
+
   it("another stack's pending create with the same fields: an ambiguity, its pending creates kept (finding 7)", async () => {
     const fields = `two stacks ${serial}`;
     const lockedSince = Date.now() - 1_000;
