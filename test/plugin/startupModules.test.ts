@@ -47,6 +47,8 @@ const OWN_MODULES = [
   "plugin/providerMethods.js",
   "plugin/providerServer.js",
   "plugin/settings.js",
+  // The error code's redaction and cap (safeErrorCode), shared by the sdk's errors and the provider's messages: node:util and redact.js only.
+  "sdk/core/errors.js",
   "sdk/core/redact.js",
 ];
 
