@@ -26,7 +26,7 @@ import { resolveConnection, SETTINGS } from "../core/connection";
 import { DEFINITIONS } from "../definitions";
 import { displayed } from "./asciiLiteral";
 import { parseJsonInput } from "./jsonInput";
-import { EXIT_CODES, recover } from "./recover";
+import { EXIT_CODES, type RecoverOptions, recover } from "./recover";
 import { writePrivateFiles } from "./privateFiles";
 import { importFile } from "./takeoverCode";
 import { isGoPackageName } from "./takeoverGo";
@@ -204,20 +204,10 @@ program
   .addOption(new Option("--since <time>", "when the interrupted run started (ISO 8601), where no record of the backend tells it").argParser(parseTime))
   .option("--account-from-environment", "this job's SVC_* variables are the ones the run had (for a stack whose state and config record no account)")
   .option("--expect-plan <digest>", "with --yes: act only if the plan is the one a dry run printed")
-  .action(
-    async (options: {
-      stack: string;
-      yes?: boolean;
-      cwd?: string;
-      releaseLock?: boolean;
-      since?: Date;
-      accountFromEnvironment?: boolean;
-      expectPlan?: string;
-    }) => {
-      const result = await recover(options);
-      process.exitCode = EXIT_CODES[result.outcome];
-    },
-  );
+  .action(async (options: RecoverOptions) => {
+    const result = await recover(options);
+    process.exitCode = EXIT_CODES[result.outcome];
+  });
 
 /** An ISO 8601 time, or a clear error naming the option. */
 function parseTime(text: string): Date {

@@ -14,13 +14,24 @@ import { examplesDir } from "./exampleStack";
 const all = readdirSync(examplesDir, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
-/** The examples in other languages, on the native plugin (test/languages/{python,yaml,go}Plugin.test.ts run them). */
-const OTHER_LANGUAGES = ["go", "python", "yaml"];
+/** The examples in other languages, on the native plugin (test/languages/{python,yaml,go}Plugin.test.ts and test/accounts/namedAccountsYaml.test.ts run them). */
+const OTHER_LANGUAGES = ["go", "python", "reseller", "yaml"];
 const examples = all.filter((name) => !OTHER_LANGUAGES.includes(name));
 
 describe("examples/", () => {
   it("has the examples the index lists, each listed", () => {
-    expect(all.sort()).toEqual(["basic", "email-on-entry-ready", "environments", "gitops", "go", "pipeline-app-token", "python", "webhook-receiver", "yaml"]);
+    expect(all.sort()).toEqual([
+      "basic",
+      "email-on-entry-ready",
+      "environments",
+      "gitops",
+      "go",
+      "pipeline-app-token",
+      "python",
+      "reseller",
+      "webhook-receiver",
+      "yaml",
+    ]);
     const index = readFileSync(join(examplesDir, "README.md"), "utf8");
     for (const name of all) expect(index).toContain(`(${name}/)`);
   });
@@ -30,7 +41,7 @@ describe("examples/", () => {
     expect(readFileSync(join(dir, "Pulumi.yaml"), "utf8")).toMatch(/^ {6}path: \.\.\/\.\.\/dist\/pulumi-resource-svc$/m);
     const readme = readFileSync(join(dir, "README.md"), "utf8");
     expect(readme).toContain("npm run emulator");
-    expect(readme).toMatch(/pulumi config set --secret/);
+    expect(readme).toMatch(/pulumi config set (--path )?--secret/);
   });
 
   it.each(examples)("%s is a TypeScript Pulumi project with a README", (name) => {
@@ -41,7 +52,7 @@ describe("examples/", () => {
     for (const file of ["index.ts", "tsconfig.json", "README.md"]) expect(existsSync(join(dir, file)), file).toBe(true);
     const readme = readFileSync(join(dir, "README.md"), "utf8");
     expect(readme).toContain("npm run emulator");
-    expect(readme).toMatch(/pulumi config set --secret/);
+    expect(readme).toMatch(/pulumi config set (--path )?--secret/);
   });
 
   it.each(examples)(
