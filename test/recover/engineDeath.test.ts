@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type PlatformStack, platformStack } from "../support/platformStack";
 import { backendFilesText } from "../support/pulumi";
 import { runPulumi } from "../support/pulumiProcess";
-import { descendants, isRunning, killAll, providerProcesses } from "./processTree";
+import { killEngineAlone } from "./processTree";
 
 const TOKENS = 12;
 const LATENCY_MS = 300;
@@ -90,19 +90,7 @@ describe.each(["plugin", "dynamic"] as const)("the engine dies mid-run (%s provi
     ]);
 
     // The CLI alone: the provider processes see their stdin end, settle their creates in flight and exit by themselves.
-    const orphaned = descendants(cli);
-    const providers = providerProcesses(cli, provider);
-    expect(providers.length, "the provider processes the engine started").toBeGreaterThan(0);
-    killAll([cli]);
-    try {
-      await vi.waitFor(() => expect(providers.filter((proc) => isRunning(proc.pid)).map((proc) => proc.cmdline)).toEqual([]), {
-        timeout: 30_000,
-        interval: 100,
-      });
-    } finally {
-      // The engine's own plugins (the language host) have no such watch: they go with the test.
-      killAll(orphaned.map((proc) => proc.pid));
-    }
+    await killEngineAlone(cli, provider);
     await up.exited;
     p.emulator.ctx.faults.set({});
 

@@ -23,7 +23,7 @@ import { type PlatformStack, platformStack, type ProviderKind, type Scenario } f
 import { SvcClient } from "../../sdk";
 import { backendFilesText, engineBinDir } from "../support/pulumi";
 import { runPulumi } from "../support/pulumiProcess";
-import { descendants, isRunning, killAll, providerProcesses } from "./processTree";
+import { descendants, killAll, killEngineAlone, providerProcesses } from "./processTree";
 
 const TOKENS = 20;
 const LATENCY_MS = 300;
@@ -173,19 +173,7 @@ describe.each(["plugin", "dynamic"] as const)("a run that dies (%s provider)", (
       } else {
         // The CLI alone: the provider processes (in process groups of their own) see their stdin end, end the creates
         // they had in flight (each deletes what it made: it never answers), keep what they answered, and exit.
-        const orphaned = descendants(cli);
-        const providers = providerProcesses(cli, provider);
-        expect(providers.length, "the provider processes the engine started").toBeGreaterThan(0);
-        killAll([cli]);
-        try {
-          await vi.waitFor(() => expect(providers.filter((proc) => isRunning(proc.pid)).map((proc) => proc.cmdline)).toEqual([]), {
-            timeout: 30_000,
-            interval: 100,
-          });
-        } finally {
-          // The engine's own plugins (the language host) have no such watch: they go with the test.
-          killAll(orphaned.map((proc) => proc.pid));
-        }
+        await killEngineAlone(cli, provider);
       }
       const exit = await up.exited;
       expect(exit.code).not.toBe(0);

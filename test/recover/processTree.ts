@@ -5,6 +5,7 @@
  * by its id.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { expect, vi } from "vitest";
 
 interface Proc {
   pid: number;
@@ -70,5 +71,25 @@ export function isRunning(pid: number): boolean {
     return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
   } catch {
     return false;
+  }
+}
+
+/**
+ * SIGKILL of the `pulumi` CLI alone (the out-of-memory killer's usual choice); then waits for the provider processes
+ * it started to see their stdin end and exit by themselves (they fail the wait if they do not), and kills the
+ * engine's own plugins (the language host), which have no such watch.
+ */
+export async function killEngineAlone(cli: number, kind: "plugin" | "dynamic"): Promise<void> {
+  const orphaned = descendants(cli);
+  const providers = providerProcesses(cli, kind);
+  expect(providers.length, "the provider processes the engine started").toBeGreaterThan(0);
+  killAll([cli]);
+  try {
+    await vi.waitFor(() => expect(providers.filter((proc) => isRunning(proc.pid)).map((proc) => proc.cmdline)).toEqual([]), {
+      timeout: 30_000,
+      interval: 100,
+    });
+  } finally {
+    killAll(orphaned.map((proc) => proc.pid));
   }
 }
