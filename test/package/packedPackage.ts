@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "../support/pulumi";
 import { cleanEnv, runOk } from "./processes";
+import { withRegistryRetry } from "../support/registryRetry";
 
 /**
  * The packed package, at most: under 1 MB. The native plugin is most of it: one self-contained file with every
@@ -62,11 +63,13 @@ export function repoToolVersion(name: string): string {
 
 /** `npm install` of the tarball into `dir` (which has its own package.json), from the local cache where it can. */
 export async function installTarball(dir: string, tarball: string, extraArgs: string[] = []): Promise<void> {
-  await runOk("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--save-exact", ...extraArgs, tarball], {
-    cwd: dir,
-    env: cleanEnv(),
-    timeoutMs: 300_000,
-  });
+  await withRegistryRetry(() =>
+    runOk("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--save-exact", ...extraArgs, tarball], {
+      cwd: dir,
+      env: cleanEnv(),
+      timeoutMs: 300_000,
+    }),
+  );
 }
 
 export function writeFiles(dir: string, files: Record<string, string>): void {

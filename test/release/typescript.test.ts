@@ -19,6 +19,7 @@ import { DEFINITIONS } from "../../provider/definitions";
 import { repoRoot } from "../../scripts/engineEnv";
 import { engineBinDir } from "../support/pulumi";
 import { HOST_ARCHIVE, hostRelease, newFromTemplate, type ReleaseProject, releaseProject, VERSION } from "./releaseFixture";
+import { withRegistryRetry } from "../support/registryRetry";
 
 const EXAMPLES = examplesOf(DEFINITIONS);
 
@@ -41,10 +42,12 @@ describe("the release from TypeScript (the npm tarball)", () => {
     );
     const started = Date.now();
     // npm runs install scripts with sh: the system's folders after ours for this step only.
-    await promisify(execFile)("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
-      cwd: p.tmp,
-      env: { ...p.env, PATH: `${bin}:/usr/bin:/bin` },
-    });
+    await withRegistryRetry(() =>
+      promisify(execFile)("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
+        cwd: p.tmp,
+        env: { ...p.env, PATH: `${bin}:/usr/bin:/bin` },
+      }),
+    );
     installMs = Date.now() - started;
   }, 300_000);
   afterAll(async () => p?.close());
