@@ -10,9 +10,9 @@
  * clients, retries and timeouts).
  */
 import type { ConnectionInput } from "../core/connectionInput";
-import { type ConfigLookup, ConnectionError, resolveConnection, SETTINGS } from "../core/connection";
+import { type ConfigLookup, ConnectionError, resolveConnection } from "../core/connection";
 import { ACCOUNTS_SETTING, parseNamedAccounts } from "../core/namedAccounts";
-import { connectionOfAccount } from "../core/providerAccounts";
+import { connectionOfAccountIn } from "../core/providerAccounts";
 import type { OperationContext } from "../core/operationContext";
 import { ProviderProcess } from "../core/providerProcess";
 import type { SvcResource } from "./recoverState";
@@ -107,7 +107,7 @@ export class RecoverAccounts {
         );
       }
       const connection = source.account
-        ? connectionOfAccount({ [ACCOUNTS_SETTING.config]: source.config(ACCOUNTS_SETTING.config), ...configOf(source.config) }, source.account, this.env)
+        ? connectionOfAccountIn(source.config, source.account, this.env)
         : resolveConnection(source.connection, source.config, this.env);
       const key = `${connection.baseUrl}#${connection.partnerId}`;
       let account = this.byKey.get(key);
@@ -167,14 +167,4 @@ function namedIn(config: ConfigLookup): string[] {
   } catch {
     return [];
   }
-}
-
-/** The provider's settings of a lookup, by full key, for connectionOfAccount. */
-function configOf(config: ConfigLookup): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.keys(SETTINGS).flatMap((key) => {
-      const value = config(`svc:${key}`);
-      return value === undefined ? [] : [[`svc:${key}`, value]];
-    }),
-  );
 }

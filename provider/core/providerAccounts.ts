@@ -21,6 +21,11 @@ export function connectionOfAccount(
     if (value === undefined || value === null || value === "") return undefined;
     return typeof value === "object" ? JSON.stringify(value) : String(value);
   };
+  return connectionOfAccountIn(lookup, account, env);
+}
+
+/** The same, for settings already read as stack config is (`svc:<name>` to text, `svc:accounts` as JSON text). */
+export function connectionOfAccountIn(lookup: ConfigLookup, account: string | undefined, env: NodeJS.ProcessEnv = {}): ResolvedConnection {
   if (account === undefined) return resolveConnection(undefined, lookup, env);
   let accounts: ReturnType<typeof parseNamedAccounts>;
   try {

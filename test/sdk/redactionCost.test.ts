@@ -10,22 +10,15 @@ import { describe, expect, it } from "vitest";
 import { stripUserinfo } from "../../contract/urlUserinfo";
 import { MAX_REDACTED_TEXT, redact, redactWhole, registerSecret } from "../../sdk/core/redact";
 import { apiError, harness } from "./helpers";
+import { fastestRunNs } from "../support/fastestRun";
 
 const SMALL = 16_000;
 const FACTOR = 16;
 /** Linear: about 1. The margin is wide (machine noise, a GC pause); quadratic is about FACTOR and more. */
 const MAX_COST_RATIO = 4;
 
-/** The fastest of a few runs of `work` (the least disturbed by other processes on the machine). */
-function cost(work: () => void, runs = 5): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let run = 0; run < runs; run++) {
-    const start = process.hrtime.bigint();
-    work();
-    best = Math.min(best, Number(process.hrtime.bigint() - start));
-  }
-  return best;
-}
+/** The fastest of 5 runs of `work`. */
+const cost = (work: () => void, runs = 5): number => fastestRunNs(work, runs);
 
 /**
  * The cost of one text of `unit` repeated to FACTOR × SMALL characters, against FACTOR texts of SMALL characters:

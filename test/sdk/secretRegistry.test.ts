@@ -6,21 +6,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { MAX_KNOWN_SECRETS, redact, registerSecret } from "../../sdk/core/redact";
+import { fastestRunNs } from "../support/fastestRun";
 
 /** A secret no pattern knows (not hex, not a ks, no `secret=`): only the registry can redact it. */
 const secret = (i: number) => `plain-secret-${i}-of-the-registry`;
 const MESSAGE = (inside: string) => `${"the platform said no; ".repeat(40)}quoting ${inside} back, ${"and more text; ".repeat(40)}`;
 
-/** The fastest of a few runs of `work` (the least disturbed by other processes on the machine). */
-function cost(work: () => void, runs = 7): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let run = 0; run < runs; run++) {
-    const start = process.hrtime.bigint();
-    work();
-    best = Math.min(best, Number(process.hrtime.bigint() - start));
-  }
-  return best;
-}
+/** The fastest of 7 runs of `work`. */
+const cost = (work: () => void, runs = 7): number => fastestRunNs(work, runs);
 const REDACTIONS = 200;
 const redactMany = (text: string) => () => {
   for (let i = 0; i < REDACTIONS; i++) redact(text);
